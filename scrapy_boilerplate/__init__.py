@@ -1,0 +1,30 @@
+"""scrapy-boilerplate: clean article text for every Scrapy crawl.
+
+Public API: :func:`extract`, :func:`get_extractor`, :func:`register_extractor`,
+:func:`available_extractors`, :class:`ExtractionResult` and the exceptions; the Scrapy
+components live in :mod:`scrapy_boilerplate.integration`.
+"""
+
+from __future__ import annotations
+
+from .api import extract
+from .errors import BoilerplateError, ExtractionError, InvalidInputError
+from .extractors import Extractor, available_extractors, get_extractor, register_extractor
+from .options import Option
+from .result import ExtractionResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "extract",
+    "get_extractor",
+    "register_extractor",
+    "available_extractors",
+    "Extractor",
+    "ExtractionResult",
+    "Option",
+    "BoilerplateError",
+    "InvalidInputError",
+    "ExtractionError",
+    "__version__",
+]

@@ -1,0 +1,23 @@
+"""Block labels: plain strings attached to :class:`~scrapy_boilerplate.document.TextBlock`.
+
+The names follow the reference boilerpipe implementation; labels never change the output by
+themselves, only filters that read them do.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+TITLE: Final = "TITLE"
+ARTICLE_METADATA: Final = "ARTICLE_METADATA"
+INDICATES_END_OF_TEXT: Final = "INDICATES_END_OF_TEXT"
+MIGHT_BE_CONTENT: Final = "MIGHT_BE_CONTENT"
+VERY_LIKELY_CONTENT: Final = "VERY_LIKELY_CONTENT"
+STRICTLY_NOT_CONTENT: Final = "STRICTLY_NOT_CONTENT"
+LI: Final = "LI"
+HEADING: Final = "HEADING"
+H1: Final = "H1"
+H2: Final = "H2"
+H3: Final = "H3"
+#: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
+OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"

@@ -1,0 +1,79 @@
+"""Typed, validated extractor options.
+
+Each extractor declares its options; unknown names and bad values raise ``ValueError`` naming
+the option, so configuration errors surface before the first page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Option", "validate_options", "COMMON_OPTIONS"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One extractor parameter: a name, a type (bool, int or float), a default and bounds."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` as this option's type, or raise ``ValueError`` naming the option."""
+        if self.type is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("1", "true", "yes", "0", "false", "no"):
+                return value.lower() in ("1", "true", "yes")
+            raise ValueError(f"option {self.name!r} must be a boolean, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError(f"option {self.name!r} must be a {self.type.__name__}, got {value!r}")
+        try:
+            number = self.type(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {self.name!r} must be a {self.type.__name__}, got {value!r}") from None
+        if self.type is int and isinstance(value, float) and value != number:
+            raise ValueError(f"option {self.name!r} must be an integer, got {value!r}")
+        if self.minimum is not None and number < self.minimum:
+            raise ValueError(f"option {self.name!r} must be >= {self.minimum}, got {value!r}")
+        if self.maximum is not None and number > self.maximum:
+            raise ValueError(f"option {self.name!r} must be <= {self.maximum}, got {value!r}")
+        return number
+
+
+#: Options every extractor accepts.
+COMMON_OPTIONS: tuple[Option, ...] = (
+    Option("include_html", bool, False, "also return the main-content HTML"),
+    Option(
+        "strict_reference",
+        bool,
+        False,
+        "segment exactly like the reference boilerpipe, accidental behaviours included",
+    ),
+)
+
+
+def validate_options(
+    extractor: str, declared: Iterable[Option], given: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Return every declared option's value (given or default), checked and coerced.
+
+    Raises ``ValueError`` for an option the extractor does not have or a bad value.
+    """
+    by_name = {option.name: option for option in declared}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise ValueError(
+            f"extractor {extractor!r} has no option {unknown[0]!r} (its options: {known})"
+        )
+    return {
+        name: option.coerce(given[name]) if name in given else option.default
+        for name, option in by_name.items()
+    }

@@ -1,0 +1,66 @@
+"""Turning bytes or text into an lxml HTML tree.
+
+Bytes are decoded with w3lib's rules, in this order: byte-order mark, the HTTP
+``Content-Type`` charset, ``<meta>`` declarations, then sniffing (UTF-8, else cp1252).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+from w3lib.encoding import html_to_unicode
+
+from .document import Element
+from .errors import InvalidInputError
+
+__all__ = ["decode_html", "parse_html", "looks_binary"]
+
+_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+_BINARY_SAMPLE = 1024
+#: Share of control characters in the first KiB above which bytes are taken as binary.
+_MAX_CONTROL_SHARE = 0.1
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
+def looks_binary(data: bytes) -> bool:
+    """Return True if the first KiB of ``data`` has a NUL byte or over 10% control bytes."""
+    sample = data[:_BINARY_SAMPLE]
+    if not sample:
+        return False
+    if b"\x00" in sample and not sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    return controls / len(sample) > _MAX_CONTROL_SHARE
+
+
+def decode_html(data: bytes, content_type: str | None = None) -> str:
+    """Decode page bytes to text (BOM, then header charset, then ``<meta>``, then sniffing).
+
+    Raises :class:`InvalidInputError` for bytes that look binary.
+    """
+    if looks_binary(data):
+        raise InvalidInputError("input looks binary, not HTML (NUL or control bytes)")
+    _encoding, text = html_to_unicode(content_type, data)
+    return text
+
+
+def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
+    """Parse a page into an ``<html>`` element; comments and processing instructions are dropped.
+
+    Raises :class:`InvalidInputError` for empty, whitespace-only or binary input.
+    """
+    text = decode_html(html, content_type) if isinstance(html, bytes) else html
+    if not text.strip():
+        raise InvalidInputError("empty document")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    text = _XML_DECLARATION.sub("", text, count=1)
+    try:
+        root = etree.fromstring(text, parser=_PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise InvalidInputError(f"cannot parse HTML: {exc}") from exc
+    if root is None:
+        raise InvalidInputError("empty document")
+    return root

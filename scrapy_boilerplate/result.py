@@ -1,0 +1,106 @@
+"""The result of an extraction, and how content blocks become article text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from .document import Element, TextBlock, TextDocument
+
+__all__ = ["ExtractionResult", "article_text", "content_html"]
+
+_SPACE_RUN = re.compile(r"\s+")
+# Anchors force a space on both sides ("see <a>here</a>." -> "see here ."); undo it for display.
+_SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[.,;:!?)\]](?:\s|$))")
+
+
+def _clean_line(line: str) -> str:
+    return _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", line).strip())
+
+
+def article_text(blocks: list[TextBlock]) -> str:
+    """Join the content blocks' lines: one paragraph per atomic block, blank lines between.
+
+    Internal whitespace runs are collapsed and the space anchors force before punctuation is
+    removed; a merged block contributes one paragraph per line.
+    """
+    lines = (_clean_line(line) for block in blocks if block.is_content for line in block.text.split("\n"))
+    return "\n\n".join(line for line in lines if line)
+
+
+def content_html(blocks: list[TextBlock]) -> str:
+    """Serialise the outermost distinct elements of the content blocks, in document order."""
+    chosen: list[Element] = []
+    seen: set[Element] = set()
+    for block in blocks:
+        if not block.is_content:
+            continue
+        for element in block.elements:
+            if element in seen or any(ancestor in seen for ancestor in element.iterancestors()):
+                continue
+            seen.add(element)
+            chosen.append(element)
+    parts = [etree.tostring(element, method="html", encoding="unicode", with_tail=False) for element in chosen]
+    return "<article>\n" + "\n".join(parts) + "\n</article>" if parts else ""
+
+
+@dataclass(eq=False)
+class ExtractionResult:
+    """What an extractor found on one page.
+
+    ``text`` holds the article text (paragraphs separated by blank lines, headings on their own
+    lines); ``blocks`` all blocks with their features and labels; ``html`` the main-content
+    HTML when asked for (``include_html=True``), else None.
+    """
+
+    title: str | None
+    text: str
+    blocks: list[TextBlock]
+    extractor: str
+    options: dict[str, Any] = field(default_factory=dict)
+    url: str | None = None
+    html: str | None = None
+
+    @classmethod
+    def from_document(
+        cls,
+        doc: TextDocument,
+        *,
+        title: str | None,
+        extractor: str,
+        options: dict[str, Any],
+        include_html: bool = False,
+    ) -> ExtractionResult:
+        """Build the result of a processed document."""
+        return cls(
+            title=title,
+            text=article_text(doc.blocks),
+            blocks=doc.blocks,
+            extractor=extractor,
+            options=options,
+            url=doc.url,
+            html=content_html(doc.blocks) if include_html else None,
+        )
+
+    @property
+    def content_blocks(self) -> list[TextBlock]:
+        """The blocks kept as content."""
+        return [block for block in self.blocks if block.is_content]
+
+    def to_dict(self, *, include_blocks: bool = True) -> dict[str, Any]:
+        """A JSON-serialisable view: title, text, extractor, options, url, html, blocks."""
+        data: dict[str, Any] = {
+            "url": self.url,
+            "title": self.title,
+            "text": self.text,
+            "extractor": self.extractor,
+            "options": dict(self.options),
+        }
+        if self.html is not None:
+            data["html"] = self.html
+        if include_blocks:
+            data["blocks"] = [block.to_dict() for block in self.blocks]
+        return data

@@ -1,0 +1,271 @@
+"""Segmentation: an lxml tree becomes a :class:`~scrapy_boilerplate.document.TextDocument`.
+
+Rules (reference boilerpipe, spec §1): every tag starts a new block except ``<a>`` and the
+inline tags; ``<a>`` text counts as linked words; text inside ``<script>``, ``<style>`` and the
+other ignorable tags is dropped; text outside ``<body>`` never forms a block, but the
+``<title>`` text is kept as the document title. The walk is iterative, so nesting depth is
+bounded only by the parser.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lxml import etree
+
+from . import labels as L
+from .document import Element, TextBlock, TextDocument
+from .tokens import LINK_END, LINK_START, strip_markers, word_stats
+
+__all__ = ["segment", "IGNORABLE_TAGS", "INLINE_TAGS", "LABELS_BY_TAG"]
+
+_DEFAULT, _IGNORABLE, _ANCHOR, _BODY, _INLINE, _INLINE_SPACED, _LABELLED = range(7)
+
+#: Tags whose text is dropped (reference set).
+IGNORABLE_TAGS: Final = frozenset(
+    {"style", "script", "option", "object", "embed", "applet", "link", "noscript"}
+)
+#: Tags also ignored unless ``strict_reference`` is set (their text is never article text).
+EXTRA_IGNORABLE_TAGS: Final = frozenset(
+    {"svg", "template", "math", "iframe", "noembed", "noframes", "button", "textarea"}
+)
+#: Inline tags: they neither split blocks nor change the tag level.
+INLINE_TAGS: Final = frozenset(
+    {"b", "i", "u", "strike", "em", "strong", "span", "sup", "sub", "code", "tt", "var", "font"}
+)
+_INLINE_SPACED_TAGS: Final = frozenset({"abbr", "acronym"})
+#: Labels a block gets while inside these elements.
+LABELS_BY_TAG: Final[dict[str, frozenset[str]]] = {
+    "li": frozenset({L.LI}),
+    "h1": frozenset({L.H1, L.HEADING}),
+    "h2": frozenset({L.H2, L.HEADING}),
+    "h3": frozenset({L.H3, L.HEADING}),
+}
+_NOT_BLOCK_LEVEL: Final = INLINE_TAGS | _INLINE_SPACED_TAGS | {"a"}
+_COMMON_WHITESPACE: Final = " \t\n\r\x0c"
+# str.isspace() minus the characters Java does not treat as whitespace.
+_WHITESPACE_TO_SPACE: Final = {
+    code: " "
+    for code in range(0x3001)
+    if chr(code).isspace() and chr(code) not in "\u00a0\u2007\u202f\u0085"
+}
+
+
+def _tag_classes(strict_reference: bool) -> dict[str, int]:
+    classes = dict.fromkeys(IGNORABLE_TAGS, _IGNORABLE)
+    if not strict_reference:
+        classes.update(dict.fromkeys(EXTRA_IGNORABLE_TAGS, _IGNORABLE))
+    classes.update(dict.fromkeys(INLINE_TAGS, _INLINE))
+    classes.update(dict.fromkeys(_INLINE_SPACED_TAGS, _INLINE_SPACED))
+    classes.update(dict.fromkeys(LABELS_BY_TAG, _LABELLED))
+    classes["a"] = _ANCHOR
+    classes["body"] = _BODY
+    return classes
+
+
+_CLASSES = {False: _tag_classes(False), True: _tag_classes(True)}
+
+
+class _Segmenter:
+    """The reference SAX handler's state machine, fed by an iterative tree walk.
+
+    The walk is the hot path of the package: element events are handled inline with local
+    variables; only block emission (``_flush``) is a method call.
+    """
+
+    def __init__(self, strict_reference: bool) -> None:
+        self.strict = strict_reference
+        self.parts: list[str] = []
+        self.label_stack: list[frozenset[str]] = []
+        self.in_link = False
+        self.title: str | None = None
+        self.blocks: list[TextBlock] = []
+
+    def run(self, root: Element) -> None:  # noqa: C901 - one loop keeps the walk fast
+        classes = _CLASSES[self.strict]
+        strict = self.strict
+        parts = self.parts
+        label_stack = self.label_stack
+        translate = str.translate
+        last_was_ws = False
+        in_body = in_anchor = in_ignorable = 0
+        tag_level = 0
+        block_tag_level = -1
+        block_element: Element | None = None
+        block_labels: set[str] = set()
+        flush_pending = False
+        last_start_tag = ""
+
+        def flush() -> None:
+            nonlocal block_tag_level, block_element, block_labels
+            if not in_body:
+                if last_start_tag == "title":
+                    title = strip_markers("".join(parts)).strip()
+                    if title:
+                        self.title = title
+                parts.clear()
+                block_element = None
+                if not strict:
+                    block_tag_level = -1
+            elif block_element is None:
+                if parts == [" "]:
+                    parts.clear()  # whitespace only; a buffer holding link markers is kept
+            elif self._emit(last_was_ws, block_tag_level, block_element, block_labels):
+                block_tag_level = -1
+                block_element = None
+                block_labels = set()
+
+        for event, element in etree.iterwalk(root, events=("start", "end")):
+            tag = element.tag
+            kind = classes.get(tag, _DEFAULT)
+            if event == "start":
+                if kind == _INLINE:
+                    pass
+                elif kind == _DEFAULT:
+                    tag_level += 1
+                    flush_pending = True
+                elif kind == _ANCHOR:
+                    tag_level += 1
+                    in_anchor += 1
+                    if not in_ignorable:
+                        if not last_was_ws:
+                            parts.append(" ")
+                        if in_anchor == 1:
+                            parts.append(LINK_START + " ")
+                        last_was_ws = True
+                elif kind == _IGNORABLE:
+                    tag_level += 1
+                    in_ignorable += 1
+                    flush_pending = True
+                elif kind == _LABELLED:
+                    tag_level += 1
+                    label_stack.append(LABELS_BY_TAG[tag])
+                    flush_pending = True
+                elif kind == _BODY:
+                    tag_level += 1
+                    if parts:
+                        flush()
+                    in_body += 1
+                elif not last_was_ws:  # _INLINE_SPACED
+                    parts.append(" ")
+                    last_was_ws = True
+                last_start_tag = tag
+                chunk = element.text
+                container = element
+            else:
+                if kind == _INLINE:
+                    pass
+                else:
+                    if kind == _DEFAULT or kind == _LABELLED:
+                        flush_pending = True
+                    elif kind == _ANCHOR:
+                        in_anchor = max(0, in_anchor - 1)
+                        if in_anchor == 0 and not in_ignorable:
+                            if not last_was_ws:
+                                parts.append(" ")
+                            parts.append(LINK_END + " ")
+                            last_was_ws = True
+                    elif kind == _IGNORABLE:
+                        in_ignorable -= 1
+                        flush_pending = True
+                    elif kind == _BODY:
+                        if parts:
+                            flush()
+                        in_body -= 1
+                    elif not last_was_ws:  # _INLINE_SPACED
+                        parts.append(" ")
+                        last_was_ws = True
+                    if kind != _INLINE_SPACED:
+                        tag_level -= 1
+                    if flush_pending and parts:
+                        flush()
+                    if kind == _LABELLED:
+                        label_stack.pop()
+                chunk = element.tail
+                container = element.getparent() if chunk else None
+            if not chunk or container is None:
+                continue
+            # text event
+            if flush_pending:
+                if parts:
+                    flush()
+                flush_pending = False
+            if in_ignorable:
+                continue
+            chunk = translate(chunk, _WHITESPACE_TO_SPACE)
+            stripped = chunk.strip(" ")
+            if not stripped:
+                if not last_was_ws:
+                    parts.append(" ")
+                    last_was_ws = True
+                continue
+            if chunk[0] == " " and not last_was_ws:
+                parts.append(" ")
+            if block_element is None:
+                if block_tag_level == -1:
+                    block_tag_level = tag_level
+                while container is not None and container.tag in _NOT_BLOCK_LEVEL:
+                    container = container.getparent()
+                block_element = container if container is not None else element
+                if not strict:
+                    block_labels = set().union(*label_stack)
+            parts.append(stripped)
+            if chunk[-1] == " ":
+                parts.append(" ")
+                last_was_ws = True
+            else:
+                last_was_ws = False
+        if parts:
+            flush()
+
+    def _emit(
+        self,
+        last_was_ws: bool,
+        tag_level: int,
+        element: Element | None,
+        block_labels: set[str],
+    ) -> bool:
+        """Turn the buffer into a block; return False if the buffer must be kept (markers only)."""
+        parts = self.parts
+        buffer = "".join(parts)
+        if len(buffer) == 1 and last_was_ws:
+            parts.clear()
+            return True
+        text = strip_markers(buffer).strip(" ")
+        if not text:
+            return False
+        stats = word_stats(buffer, self.in_link)
+        self.in_link = stats.in_link_after
+        offset = len(self.blocks)
+        labels = set().union(*self.label_stack) if self.strict else block_labels
+        self.blocks.append(
+            TextBlock(
+                text=text,
+                num_words=stats.words,
+                num_linked_words=stats.linked_words,
+                num_wrapped_words=stats.wrapped_words,
+                num_wrapped_lines=stats.wrapped_lines,
+                num_word_chars=stats.word_chars,
+                tag_level=tag_level,
+                offset_start=offset,
+                offset_end=offset,
+                labels=labels,
+                elements=[element] if element is not None else [],
+            )
+        )
+        parts.clear()
+        return True
+
+
+def segment(
+    root: Element, *, url: str | None = None, strict_reference: bool = False
+) -> TextDocument:
+    """Split a parsed page into atomic text blocks.
+
+    With ``strict_reference`` the reference's accidental behaviours are kept (the first body
+    block takes the ``<title>``'s tag level; text just before ``<li>``/``<h1-3>`` gets their
+    labels) and only the reference's ignorable tags are dropped.
+    """
+    segmenter = _Segmenter(strict_reference)
+    segmenter.run(root)
+    return TextDocument(blocks=segmenter.blocks, title=segmenter.title, root=root, url=url)

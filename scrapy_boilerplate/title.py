@@ -1,0 +1,70 @@
+"""The page's headline: the article title without the site name glued on.
+
+Rules, in order: an ``<h1>`` (or ``og:title``) that the ``<title>`` contains, or that shares
+most of its words; else the ``<title>`` with its site-name part removed (the longest part when
+split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the first ``<h1>``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .document import Element, TextDocument
+
+__all__ = ["find_title", "strip_site_name"]
+
+_SEPARATORS = re.compile(r"\s+[|\-–—·»:]{1,2}\s+|\s*[|»]\s*")
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+#: Share of a candidate's words that must appear in the <title> for it to be taken as headline.
+MIN_TITLE_OVERLAP = 0.6
+MAX_HEADLINE_CHARS = 300
+
+
+def _normalise(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def strip_site_name(title: str) -> str:
+    """Return the longest separator-delimited part of a ``<title>`` (the site name goes)."""
+    parts = [part.strip() for part in _SEPARATORS.split(title) if part.strip()]
+    if len(parts) < 2:
+        return title.strip()
+    return max(parts, key=len)
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _overlap(candidate: str, title: str) -> float:
+    words = _words(candidate)
+    return len(words & _words(title)) / len(words) if words else 0.0
+
+
+def _meta_title(root: Element) -> str | None:
+    for value in root.xpath(
+        "//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
+    ):
+        text = _normalise(str(value))
+        if text:
+            return text
+    return None
+
+
+def find_title(doc: TextDocument) -> str | None:
+    """Return the document's headline, or None if the page has neither ``<title>`` nor ``<h1>``."""
+    title = _normalise(doc.title or "")
+    headings: list[str] = []
+    if doc.root is not None:
+        headings = [_normalise("".join(h.itertext())) for h in doc.root.iter("h1")]
+        headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
+        meta = _meta_title(doc.root)
+        if meta:
+            headings.append(strip_site_name(meta) if title else meta)
+    if title:
+        best = max(headings, key=lambda h: _overlap(h, title), default=None)
+        if best is not None and _overlap(best, title) >= MIN_TITLE_OVERLAP:
+            return best
+        return strip_site_name(title)
+    return headings[0] if headings else None

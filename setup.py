@@ -1,0 +1,56 @@
+"""Packaging for scrapy-boilerplate."""
+
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+HERE = Path(__file__).parent
+
+PEERS = [
+    "trafilatura",
+    "boilerpy3",
+    "justext",
+    "readability-lxml",
+    "lxml_html_clean",
+    "newspaper4k",
+    "goose3",
+    "resiliparse",
+    "html-text",
+]
+
+setup(
+    name="scrapy-boilerplate",
+    version="0.1.0",
+    description="Clean article text for every Scrapy crawl: boilerplate detection with shallow text features",
+    long_description=(HERE / "README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    license="BSD-3-Clause",
+    python_requires=">=3.10",
+    packages=find_packages(include=["scrapy_boilerplate", "scrapy_boilerplate.*"]),
+    package_data={"scrapy_boilerplate": ["py.typed", "samples/*.html", "models/*.json"]},
+    install_requires=[
+        "scrapy>=2.13",
+        "parsel>=1.8",
+        "lxml>=5.0",
+        "w3lib>=2.1",
+        "itemadapter>=0.8",
+        "tqdm>=4.60",
+    ],
+    extras_require={
+        "train": ["scikit-learn>=1.3", "numpy>=1.24"],
+        "eval": ["scikit-learn>=1.3", "numpy>=1.24", "scipy>=1.10", "matplotlib>=3.7"],
+        "peers": PEERS,
+        "postgres": ["psycopg[binary]>=3.1"],
+        "test": ["pytest>=7", "pytest-twisted>=1.14", "scikit-learn>=1.3", "numpy>=1.24"],
+        "dev": ["ruff", "mypy", "tox", "lxml-stubs", "types-tqdm"],
+    },
+    entry_points={
+        "console_scripts": ["scrapy-boilerplate=scrapy_boilerplate.cli:main"],
+    },
+    classifiers=[
+        "Framework :: Scrapy",
+        "Programming Language :: Python :: 3",
+        "Topic :: Text Processing :: Markup :: HTML",
+        "Typing :: Typed",
+    ],
+)
