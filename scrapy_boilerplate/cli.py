@@ -1,0 +1,172 @@
+"""The ``scrapy-boilerplate`` command line.
+
+``extract FILE|-`` prints a page's title and article text (``--json`` for the full result);
+``extract-dir DIR --out PRED.json`` runs an extractor over a dataset folder
+(``DIR/html/<id>.html[.gz]``) and writes ``{"<id>": {"articleBody": ..., "headline": ...}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .errors import BoilerplateError
+from .extractors import available_extractors, get_extractor
+
+__all__ = ["main", "build_parser", "read_page"]
+
+
+def read_page(path: str) -> bytes:
+    """Read a page from a file (``.gz`` is decompressed) or from standard input (``-``)."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    data = Path(path).read_bytes()
+    return gzip.decompress(data) if path.endswith(".gz") else data
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def _add_extractor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--extractor", default="article", help="extractor name (default: article)")
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        type=_parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="extractor option, e.g. -o ancestor_depth=3 (repeatable)",
+    )
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    extractor = get_extractor(args.extractor, **dict(args.option))
+    status = 0
+    for path in args.files:
+        url = args.url or (None if path == "-" else Path(path).resolve().as_uri())
+        try:
+            result = extractor.extract(read_page(path), url)
+        except (OSError, BoilerplateError) as exc:
+            print(f"scrapy-boilerplate: {path}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        if args.json:
+            print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
+        else:
+            print(result.title or "")
+            print()
+            print(result.text)
+    return status
+
+
+def dataset_pages(directory: Path) -> Iterator[tuple[str, Path]]:
+    """Yield ``(id, path)`` for ``directory/html/<id>.html[.gz]`` (article-benchmark and WCXB)."""
+    html_dir = directory / "html" if (directory / "html").is_dir() else directory
+    for path in sorted(html_dir.iterdir()):
+        name = path.name
+        for suffix in (".html.gz", ".htm.gz", ".html", ".htm"):
+            if name.endswith(suffix):
+                yield name[: -len(suffix)], path
+                break
+
+
+def _extract_one(job: tuple[str, str, str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    page_id, path, name, options = job
+    try:
+        result = get_extractor(name, **options).extract(read_page(path))
+    except (OSError, BoilerplateError) as exc:
+        return page_id, {"articleBody": "", "headline": None, "error": str(exc)}
+    return page_id, {"articleBody": result.text, "headline": result.title}
+
+
+def _progress(items: Iterator[Any], total: int, enabled: bool) -> Iterator[Any]:
+    if not enabled:
+        return items
+    from tqdm import tqdm
+
+    return iter(tqdm(items, total=total, unit="page"))
+
+
+def _cmd_extract_dir(args: argparse.Namespace) -> int:
+    options = dict(args.option)
+    get_extractor(args.extractor, **options)  # fail fast on a bad name or option
+    jobs = [(pid, str(path), args.extractor, options) for pid, path in dataset_pages(Path(args.directory))]
+    show = sys.stderr.isatty() and not args.quiet
+    predictions: dict[str, dict[str, Any]] = {}
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            results = pool.map(_extract_one, jobs, chunksize=8)
+            for page_id, prediction in _progress(results, len(jobs), show):
+                predictions[page_id] = prediction
+    else:
+        for page_id, prediction in _progress(map(_extract_one, jobs), len(jobs), show):
+            predictions[page_id] = prediction
+    Path(args.out).write_text(json.dumps(predictions, ensure_ascii=False, indent=1), encoding="utf-8")
+    errors = sum(1 for p in predictions.values() if "error" in p)
+    print(f"{len(predictions)} pages, {errors} errors -> {args.out}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with its subcommands."""
+    parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    extract = commands.add_parser("extract", help="print the title and article text of pages")
+    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz ok) or - for stdin")
+    extract.add_argument("--url", help="the page's URL")
+    extract.add_argument("--json", action="store_true", help="print the result as JSON")
+    extract.add_argument("--no-blocks", action="store_true", help="with --json: leave out the blocks")
+    _add_extractor_arguments(extract)
+    extract.set_defaults(handler=_cmd_extract)
+
+    extract_dir = commands.add_parser("extract-dir", help="extract every page of a dataset folder")
+    extract_dir.add_argument("directory", metavar="DIR")
+    extract_dir.add_argument("--out", required=True, metavar="PRED.json")
+    extract_dir.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    extract_dir.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_extractor_arguments(extract_dir)
+    extract_dir.set_defaults(handler=_cmd_extract_dir)
+
+    extractors = commands.add_parser("extractors", help="list the extractors and their options")
+    extractors.set_defaults(handler=_cmd_extractors)
+    return parser
+
+
+def _cmd_extractors(args: argparse.Namespace) -> int:
+    from .extractors import get_spec
+
+    for name in available_extractors():
+        spec = get_spec(name)
+        print(f"{name}: {spec.description}")
+        for option in spec.all_options:
+            print(f"    {option.name} ({option.type.__name__}, default {option.default!r}): {option.help}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except ValueError as exc:  # bad extractor name or option
+        print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
