@@ -15,7 +15,7 @@ __all__ = ["Option", "validate_options", "COMMON_OPTIONS"]
 
 @dataclass(frozen=True)
 class Option:
-    """One extractor parameter: a name, a type (bool, int or float), a default and bounds."""
+    """One extractor parameter: a name, a type (bool, int, float or str with choices), a default."""
 
     name: str
     type: type
@@ -23,9 +23,16 @@ class Option:
     help: str
     minimum: float | None = None
     maximum: float | None = None
+    choices: tuple[str, ...] = ()
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` as this option's type, or raise ``ValueError`` naming the option."""
+        if self.type is str:
+            if value not in self.choices:
+                raise ValueError(
+                    f"option {self.name!r} must be one of {', '.join(self.choices)}, got {value!r}"
+                )
+            return value
         if self.type is bool:
             if isinstance(value, bool):
                 return value

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import labels as L
 from ..document import TextDocument
 
-__all__ = ["MarkEverythingContent", "MinWordsFilter"]
+__all__ = ["MarkEverythingContent", "MinWordsFilter", "FillContentGapsFilter"]
 
 
 @dataclass(frozen=True)
@@ -32,5 +33,32 @@ class MinWordsFilter:
         for block in doc.blocks:
             if block.is_content and block.num_words < self.min_words:
                 block.is_content = False
+                changed = True
+        return changed
+
+
+@dataclass(frozen=True)
+class FillContentGapsFilter:
+    """Link-free blocks between the first and the last content block become content.
+
+    Restores headings, short paragraphs and list items inside the article that the word-count
+    rules rejected. Blocks with any linked word, without words, or labelled
+    ``OUTSIDE_MAIN_GROUP`` / ``STRICTLY_NOT_CONTENT`` stay boilerplate.
+    """
+
+    def __call__(self, doc: TextDocument) -> bool:
+        positions = [i for i, block in enumerate(doc.blocks) if block.is_content]
+        if not positions:
+            return False
+        changed = False
+        for block in doc.blocks[positions[0] : positions[-1] + 1]:
+            if (
+                not block.is_content
+                and block.num_words > 0
+                and block.num_linked_words == 0
+                and L.OUTSIDE_MAIN_GROUP not in block.labels
+                and L.STRICTLY_NOT_CONTENT not in block.labels
+            ):
+                block.is_content = True
                 changed = True
         return changed
