@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BoilerplateError
+from .evaluation.cli import add_evaluate_command
 from .extractors import available_extractors, get_extractor
 
 __all__ = ["main", "build_parser", "read_page"]
@@ -144,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     extractors = commands.add_parser("extractors", help="list the extractors and their options")
     extractors.set_defaults(handler=_cmd_extractors)
+
+    add_evaluate_command(commands)
     return parser
 
 

@@ -106,7 +106,7 @@ def load_pages(
     root = resolve_dataset(path)
     fmt = detect_format(root)
     if fmt == "wcxb":
-        pages = _load_wcxb(root)
+        pages = _load_wcxb(root, page_type)
     elif fmt == "article-benchmark":
         pages = _load_article_benchmark(root)
     else:
@@ -146,7 +146,7 @@ def _snippets(value: Any) -> tuple[str, ...]:
     return tuple(str(item) for item in value if isinstance(item, str) and item.strip())
 
 
-def _load_wcxb(root: Path) -> Iterator[Page]:
+def _load_wcxb(root: Path, only_type: str | None) -> Iterator[Page]:
     for page_id, html_path in _html_files(root).items():
         truth_path = root / "ground-truth" / f"{page_id}.json"
         if not truth_path.is_file():
@@ -154,6 +154,8 @@ def _load_wcxb(root: Path) -> Iterator[Page]:
         data = json.loads(truth_path.read_text(encoding="utf-8"))
         truth = data.get("ground_truth") or {}
         page_type = ((data.get("_internal") or {}).get("page_type") or {}).get("primary")
+        if only_type is not None and page_type != only_type:
+            continue  # skip before reading the page
         yield Page(
             id=page_id,
             html=_read_html(html_path),
