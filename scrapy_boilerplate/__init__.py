@@ -7,6 +7,8 @@ components live in :mod:`scrapy_boilerplate.integration`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .api import extract
 from .errors import BoilerplateError, ExtractionError, InvalidInputError
 from .extractors import Extractor, available_extractors, get_extractor, register_extractor
@@ -26,5 +28,18 @@ __all__ = [
     "BoilerplateError",
     "InvalidInputError",
     "ExtractionError",
+    "Addon",
+    "article_of",
     "__version__",
 ]
+
+#: Scrapy-layer names re-exported lazily, so ``import scrapy_boilerplate`` does not import Scrapy.
+_LAZY_SCRAPY_NAMES = {"Addon", "article_of"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_SCRAPY_NAMES:
+        from . import integration
+
+        return getattr(integration, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,48 @@
+"""The Scrapy add-on: ``ADDONS = {"scrapy_boilerplate.Addon": 300}`` enables everything."""
+
+from __future__ import annotations
+
+from scrapy.settings import BaseSettings
+
+from .downloadermiddleware import BoilerplateDownloaderMiddleware
+from .pipelines import BoilerplatePipeline
+from .settings import DEFAULTS
+from .spidermiddleware import BoilerplateSpiderMiddleware
+
+__all__ = [
+    "Addon",
+    "DOWNLOADER_MIDDLEWARE_PRIORITY",
+    "SPIDER_MIDDLEWARE_PRIORITY",
+    "PIPELINE_PRIORITY",
+]
+
+#: Below HttpCompressionMiddleware (590), RedirectMiddleware (600), MetaRefreshMiddleware (580)
+#: and RetryMiddleware (550): the middleware sees decompressed final responses only.
+DOWNLOADER_MIDDLEWARE_PRIORITY = 540
+#: Above the built-in spider middlewares (the last, DepthMiddleware, is 900): items are filled
+#: as soon as the callback yields them, before user middlewares with lower numbers see them.
+SPIDER_MIDDLEWARE_PRIORITY = 950
+#: Early, so storage pipelines (conventionally 300+) see the filled fields.
+PIPELINE_PRIORITY = 100
+
+
+class Addon:
+    """Enables the downloader middleware, spider middleware and pipeline, and sets the
+    ``BOILERPLATE_*`` defaults with the ``addon`` priority: values in ``settings.py``,
+    ``custom_settings`` or ``-s`` win, and a component the user already listed keeps its order.
+    """
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        for name, value in DEFAULTS.items():
+            settings.set(name, value, priority="addon")
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES",
+            BoilerplateDownloaderMiddleware,
+            DOWNLOADER_MIDDLEWARE_PRIORITY,
+        )
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES", BoilerplateSpiderMiddleware, SPIDER_MIDDLEWARE_PRIORITY
+        )
+        settings.setdefault_in_component_priority_dict(
+            "ITEM_PIPELINES", BoilerplatePipeline, PIPELINE_PRIORITY
+        )

@@ -1,0 +1,112 @@
+"""The downloader middleware: extracts the article of every HTML response.
+
+Results are kept in a weak mapping keyed by the response object, never in ``request.meta``
+(meta is copied to follow-up requests and must stay plain, picklable data); read them with
+:func:`article_of`. Enable it below ``HttpCompressionMiddleware`` (590) so it sees decompressed
+bodies; the add-on uses 540, which also puts it after retries and redirects.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+
+from ..result import ExtractionResult
+from .runtime import Runtime
+from .settings import META_DONT_EXTRACT, SettingError
+
+__all__ = ["BoilerplateDownloaderMiddleware", "article_of", "looks_like_html"]
+
+_ARTICLES: WeakKeyDictionary[Response, ExtractionResult] = WeakKeyDictionary()
+_SNIFF_BYTES = 1024
+_HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body")
+
+
+def article_of(response: Response) -> ExtractionResult | None:
+    """The extraction result of ``response``, or None if it was skipped or extraction failed."""
+    return _ARTICLES.get(response)
+
+
+def looks_like_html(body: bytes) -> bool:
+    """True if the first KiB holds ``<!doctype html``, ``<html``, ``<head`` or ``<body``."""
+    start = body[:_SNIFF_BYTES].lower()
+    return any(marker in start for marker in _HTML_MARKERS)
+
+
+class BoilerplateDownloaderMiddleware:
+    """Runs the configured extractor on HTML responses; see :func:`article_of`.
+
+    Skipped (and counted under ``boilerplate/responses/skipped/...``): non-HTML responses,
+    bodies over ``BOILERPLATE_MAX_BODY_SIZE``, requests with ``meta["dont_extract_boilerplate"]``
+    and domains whose override has ``enabled: False``.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.runtime = Runtime.of(crawler)
+        if not self.runtime.config.enabled:
+            raise NotConfigured
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BoilerplateDownloaderMiddleware:
+        return cls(crawler)
+
+    async def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        reason = self._skip_reason(request, response)
+        if reason is not None:
+            self.runtime.inc(f"responses/skipped/{reason}")
+            if reason == "too_large":
+                self.runtime.warn_once(
+                    ("too_large",),
+                    "Not extracting from %s: body of %d bytes exceeds BOILERPLATE_MAX_BODY_SIZE",
+                    response.url,
+                    len(response.body),
+                )
+            return response
+        try:
+            choice = self.runtime.config.choice_for_request(response.url, request.meta)
+        except SettingError as exc:
+            self.runtime.inc("responses/errors")
+            self.runtime.inc("responses/errors/bad_meta")
+            self.runtime.warn_once(
+                ("bad_meta", str(exc)), "Not extracting from %s: %s", response.url, exc
+            )
+            return response
+        if choice.extractor is None:
+            self.runtime.inc("responses/skipped/disabled_domain")
+            return response
+        content_type = response.headers.get(b"Content-Type")
+        result = await self.runtime.extract(
+            choice.extractor,
+            response.body,
+            response.url,
+            content_type.decode("latin-1") if content_type else None,
+            "responses",
+        )
+        if result is not None:
+            _ARTICLES[response] = result
+        return response
+
+    def _skip_reason(self, request: Request, response: Response) -> str | None:
+        if request.meta.get(META_DONT_EXTRACT):
+            return "dont_extract"
+        if response in _ARTICLES:
+            return "already_extracted"
+        if not self._is_html(response):
+            return "non_html"
+        limit = self.runtime.config.max_body_size
+        if limit and len(response.body) > limit:
+            return "too_large"
+        return None
+
+    def _is_html(self, response: Response) -> bool:
+        if isinstance(response, HtmlResponse):
+            return True
+        if isinstance(response, XmlResponse) or not isinstance(response, TextResponse):
+            return False
+        return self.runtime.config.sniff_text and looks_like_html(response.body)

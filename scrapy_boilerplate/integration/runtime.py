@@ -1,0 +1,146 @@
+"""What the Scrapy components of one crawler share: the checked config, stats and the worker pool.
+
+Extraction runs either on the reactor thread (``BOILERPLATE_THREADS = 0``) or in a bounded
+thread pool of that many threads, stopped when the engine stops. Each failure is counted; the
+first of each distinct kind is logged at WARNING, later ones at DEBUG, always with the URL.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import threads
+from twisted.python.threadpool import ThreadPool
+
+from ..errors import InvalidInputError
+from ..extractors import Extractor
+from ..result import ExtractionResult
+from .settings import BoilerplateConfig
+
+__all__ = ["Runtime", "STATS_PREFIX"]
+
+logger = logging.getLogger("scrapy_boilerplate")
+
+STATS_PREFIX = "boilerplate"
+
+_RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
+
+
+class Runtime:
+    """The config, stats and extraction pool of one crawler; get it with :meth:`of`."""
+
+    def __init__(self, crawler: Crawler, config: BoilerplateConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self._warned: set[tuple[str, ...]] = set()
+        self._pool: ThreadPool | None = None
+        crawler.signals.connect(self._stop_pool, signal=signals.engine_stopped)
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> Runtime:
+        """The crawler's runtime, built (and its settings checked) on first use."""
+        runtime = _RUNTIMES.get(crawler)
+        if runtime is None:
+            runtime = _RUNTIMES[crawler] = cls(
+                crawler, BoilerplateConfig.from_settings(crawler.settings)
+            )
+        return runtime
+
+    # -- stats and logging -------------------------------------------------------------------
+    def inc(self, key: str, count: float = 1) -> None:
+        """Add ``count`` to the stat ``boilerplate/<key>``."""
+        if self.crawler.stats is not None:
+            self.crawler.stats.inc_value(f"{STATS_PREFIX}/{key}", count)  # type: ignore[arg-type]
+
+    def max(self, key: str, value: float) -> None:
+        if self.crawler.stats is not None:
+            self.crawler.stats.max_value(f"{STATS_PREFIX}/{key}", value)
+
+    def warn_once(self, problem: tuple[str, ...], message: str, *args: Any) -> None:
+        """Log ``message`` at WARNING the first time ``problem`` happens, at DEBUG afterwards."""
+        first = problem not in self._warned
+        self._warned.add(problem)
+        if first:
+            message += " (further occurrences are logged at DEBUG level and counted in stats)"
+        logger.log(
+            logging.WARNING if first else logging.DEBUG,
+            message,
+            *args,
+            extra={"crawler": self.crawler},
+        )
+
+    # -- extraction --------------------------------------------------------------------------
+    async def extract(
+        self,
+        extractor: Extractor,
+        body: bytes | str,
+        url: str | None,
+        content_type: str | None,
+        stats_key: str,
+    ) -> ExtractionResult | None:
+        """Run ``extractor`` on one page; None if the page is not HTML or the extractor failed.
+
+        Never raises: an invalid page counts ``<stats_key>/skipped/invalid_input``, any other
+        exception ``<stats_key>/errors`` (and ``.../errors/<ExceptionType>``); success counts
+        ``<stats_key>/processed`` and adds the wall time to ``extraction_time_ms``.
+        """
+        started = time.perf_counter()
+        try:
+            if self.config.threads:
+                result = await maybe_deferred_to_future(
+                    threads.deferToThreadPool(
+                        _reactor(),
+                        self._get_pool(),
+                        extractor.extract,
+                        body,
+                        url,
+                        content_type=content_type,
+                    )
+                )
+            else:
+                result = extractor.extract(body, url, content_type=content_type)
+        except InvalidInputError as exc:
+            self.inc(f"{stats_key}/skipped/invalid_input")
+            logger.debug("Not extracting from %s: %s", url, exc, extra={"crawler": self.crawler})
+            return None
+        except Exception as exc:
+            self.inc(f"{stats_key}/errors")
+            self.inc(f"{stats_key}/errors/{type(exc).__name__}")
+            self.warn_once(
+                ("extract", extractor.name, type(exc).__name__),
+                "Extractor %r failed on %s: %r",
+                extractor.name,
+                url,
+                exc,
+            )
+            return None
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        self.inc(f"{stats_key}/processed")
+        self.inc("extraction_time_ms", elapsed_ms)
+        self.max("extraction_time_max_ms", elapsed_ms)
+        return result
+
+    def _get_pool(self) -> ThreadPool:
+        if self._pool is None:
+            self._pool = ThreadPool(
+                minthreads=0, maxthreads=self.config.threads, name="boilerplate"
+            )
+            self._pool.start()
+        return self._pool
+
+    def _stop_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool = None
+
+
+def _reactor() -> Any:
+    from twisted.internet import reactor
+
+    return reactor

@@ -1,0 +1,272 @@
+"""Reading and validating the ``BOILERPLATE_*`` settings, per domain and per request.
+
+Every extractor named in the settings is built (and its options checked) when a component is
+created, so a typo fails the crawl at start-up with a :class:`SettingError` naming the setting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy.settings import BaseSettings
+
+from ..errors import BoilerplateError
+from ..extractors import Extractor, get_extractor
+
+__all__ = [
+    "DEFAULTS",
+    "FIELD_NAME_SETS",
+    "META_DONT_EXTRACT",
+    "META_EXTRACTOR",
+    "META_OPTIONS",
+    "BoilerplateConfig",
+    "ExtractorChoice",
+    "SettingError",
+]
+
+#: Request meta key: skip extraction for this request's response.
+META_DONT_EXTRACT = "dont_extract_boilerplate"
+#: Request meta key: the extractor name for this request's response.
+META_EXTRACTOR = "boilerplate_extractor"
+#: Request meta key: extractor options (a dict) for this request's response.
+META_OPTIONS = "boilerplate_options"
+
+#: Item field names (text field, title field) selected by ``BOILERPLATE_FIELD_NAMES``.
+FIELD_NAME_SETS: dict[str, tuple[str, str]] = {
+    "default": ("article_text", "article_title"),
+    "zyte": ("articleBody", "headline"),
+}
+
+#: Every setting with its default (the add-on sets these with the ``addon`` priority).
+DEFAULTS: dict[str, Any] = {
+    "BOILERPLATE_ENABLED": True,
+    "BOILERPLATE_EXTRACTOR": "article",
+    "BOILERPLATE_OPTIONS": {},
+    "BOILERPLATE_DOMAIN_OVERRIDES": {},
+    "BOILERPLATE_FIELD_NAMES": "default",
+    "BOILERPLATE_TEXT_FIELD": None,
+    "BOILERPLATE_TITLE_FIELD": None,
+    "BOILERPLATE_OVERWRITE": False,
+    "BOILERPLATE_MAX_BODY_SIZE": 5 * 1024 * 1024,
+    "BOILERPLATE_SNIFF_TEXT": False,
+    "BOILERPLATE_HTML_FIELD": None,
+    "BOILERPLATE_URL_FIELD": "url",
+    "BOILERPLATE_MIN_TEXT_LENGTH": 0,
+    "BOILERPLATE_THREADS": 0,
+}
+
+
+class SettingError(BoilerplateError, ValueError):
+    """A ``BOILERPLATE_*`` setting or meta key has a bad value; the message names it."""
+
+
+@dataclass(frozen=True)
+class ExtractorChoice:
+    """The extractor to run (None: extraction disabled), with the options as configured."""
+
+    name: str
+    options: Mapping[str, Any]
+    extractor: Extractor | None
+
+
+def _setting(settings: BaseSettings, name: str) -> Any:
+    value = settings.get(name)
+    return DEFAULTS[name] if value is None else value
+
+
+def _bool(settings: BaseSettings, name: str) -> bool:
+    try:
+        return settings.getbool(name, DEFAULTS[name])
+    except ValueError:
+        raise SettingError(f"{name} must be a boolean, got {settings.get(name)!r}") from None
+
+
+def _non_negative_int(settings: BaseSettings, name: str) -> int:
+    value = _setting(settings, name)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise SettingError(f"{name} must be an integer, got {value!r}") from None
+    if number < 0 or isinstance(value, bool) or (isinstance(value, float) and value != number):
+        raise SettingError(f"{name} must be a non-negative integer, got {value!r}")
+    return number
+
+
+def _optional_field(settings: BaseSettings, name: str, default: str | None) -> str | None:
+    """A field-name setting: unset -> ``default``; ``""`` or False -> the field is not filled."""
+    value = settings.get(name)
+    if value is None:
+        return default
+    if value == "" or value is False:
+        return None
+    if not isinstance(value, str):
+        raise SettingError(f"{name} must be a field name (str), got {value!r}")
+    return value
+
+
+def _options_dict(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, BaseSettings):
+        value = value.copy_to_dict()
+    if isinstance(value, str):  # -s NAME='{"...": ...}' on the command line
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise SettingError(f"{where} must be a dict or JSON object, got {value!r}") from None
+    if not isinstance(value, Mapping):
+        raise SettingError(f"{where} must be a dict of extractor options, got {value!r}")
+    return dict(value)
+
+
+def _build(name: Any, options: Mapping[str, Any], where: str) -> Extractor:
+    if not isinstance(name, str) or not name:
+        raise SettingError(f"{where}: the extractor must be a name (str), got {name!r}")
+    try:
+        return get_extractor(name, **options)
+    except (TypeError, ValueError) as exc:
+        raise SettingError(f"{where}: {exc}") from None
+
+
+def _normalise_domain(domain: Any, where: str) -> str:
+    if not isinstance(domain, str) or not domain.strip(".").strip():
+        raise SettingError(f"{where}: keys must be domain names, got {domain!r}")
+    return domain.strip().strip(".").lower()
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+@dataclass
+class BoilerplateConfig:
+    """All ``BOILERPLATE_*`` settings of one crawler, checked.
+
+    Option inheritance rule (domains and request meta): a level that keeps the extractor of the
+    level above also inherits its options (its own options win per key); a level that names
+    another extractor starts from that extractor's defaults.
+    """
+
+    enabled: bool
+    default: ExtractorChoice
+    domains: tuple[tuple[str, ExtractorChoice], ...]
+    text_field: str | None
+    title_field: str | None
+    overwrite: bool
+    max_body_size: int
+    sniff_text: bool
+    html_field: str | None
+    url_field: str | None
+    min_text_length: int
+    threads: int
+    _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
+        """Read and check every setting; raises :class:`SettingError` naming the bad one."""
+        field_names = _setting(settings, "BOILERPLATE_FIELD_NAMES")
+        if field_names not in FIELD_NAME_SETS:
+            known = ", ".join(sorted(FIELD_NAME_SETS))
+            raise SettingError(
+                f"BOILERPLATE_FIELD_NAMES must be one of {known}, got {field_names!r}"
+            )
+        text_default, title_default = FIELD_NAME_SETS[field_names]
+        name = _setting(settings, "BOILERPLATE_EXTRACTOR")
+        options = _options_dict(settings.get("BOILERPLATE_OPTIONS"), "BOILERPLATE_OPTIONS")
+        default = ExtractorChoice(
+            name, options, _build(name, options, "BOILERPLATE_EXTRACTOR/BOILERPLATE_OPTIONS")
+        )
+        return cls(
+            enabled=_bool(settings, "BOILERPLATE_ENABLED"),
+            default=default,
+            domains=_domain_overrides(settings.get("BOILERPLATE_DOMAIN_OVERRIDES"), default),
+            text_field=_optional_field(settings, "BOILERPLATE_TEXT_FIELD", text_default),
+            title_field=_optional_field(settings, "BOILERPLATE_TITLE_FIELD", title_default),
+            overwrite=_bool(settings, "BOILERPLATE_OVERWRITE"),
+            max_body_size=_non_negative_int(settings, "BOILERPLATE_MAX_BODY_SIZE"),
+            sniff_text=_bool(settings, "BOILERPLATE_SNIFF_TEXT"),
+            html_field=_optional_field(settings, "BOILERPLATE_HTML_FIELD", None),
+            url_field=_optional_field(settings, "BOILERPLATE_URL_FIELD", "url"),
+            min_text_length=_non_negative_int(settings, "BOILERPLATE_MIN_TEXT_LENGTH"),
+            threads=_non_negative_int(settings, "BOILERPLATE_THREADS"),
+        )
+
+    def choice_for_url(self, url: str | None) -> ExtractorChoice:
+        """The extractor for ``url``: the longest matching domain override, else the default.
+
+        A key matches its own host and every subdomain (``example.com`` matches
+        ``www.example.com``, not ``badexample.com``).
+        """
+        host = _host(url) if url else ""
+        for domain, choice in self.domains:
+            if host == domain or host.endswith("." + domain):
+                return choice
+        return self.default
+
+    def choice_for_request(self, url: str, meta: Mapping[str, Any]) -> ExtractorChoice:
+        """The URL's choice, changed by the ``boilerplate_extractor``/``boilerplate_options`` meta.
+
+        Raises :class:`SettingError` naming the meta key for a bad name or option.
+        """
+        base = self.choice_for_url(url)
+        name = meta.get(META_EXTRACTOR)
+        extra = meta.get(META_OPTIONS)
+        if name is None and not extra:
+            return base
+        name = base.name if name is None else name
+        options = dict(base.options) if name == base.name else {}
+        options.update(_options_dict(extra, f"meta[{META_OPTIONS!r}]"))
+        return ExtractorChoice(name, options, self._cached(name, options))
+
+    def _cached(self, name: Any, options: Mapping[str, Any]) -> Extractor:
+        where = f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
+        try:
+            key = (name, tuple(sorted(options.items())))
+            hash(key)
+        except TypeError:
+            return _build(name, options, where)
+        if key not in self._cache:
+            self._cache[key] = _build(name, options, where)
+        return self._cache[key]
+
+
+def _domain_overrides(
+    value: Any, default: ExtractorChoice
+) -> tuple[tuple[str, ExtractorChoice], ...]:
+    """Parse ``BOILERPLATE_DOMAIN_OVERRIDES``, longest domain first.
+
+    Each value is an extractor name, or a dict with any of ``extractor``, ``options`` and
+    ``enabled`` (False: no extraction on that domain).
+    """
+    setting = "BOILERPLATE_DOMAIN_OVERRIDES"
+    overrides = _options_dict(value, setting)
+    parsed: list[tuple[str, ExtractorChoice]] = []
+    for key, spec in overrides.items():
+        where = f"{setting}[{key!r}]"
+        domain = _normalise_domain(key, setting)
+        if isinstance(spec, str):
+            spec = {"extractor": spec}
+        if not isinstance(spec, Mapping):
+            raise SettingError(f"{where} must be an extractor name or a dict, got {spec!r}")
+        unknown = sorted(set(spec) - {"extractor", "options", "enabled"})
+        if unknown:
+            raise SettingError(
+                f"{where} has unknown key {unknown[0]!r} (use extractor, options, enabled)"
+            )
+        name = spec.get("extractor", default.name)
+        options = dict(default.options) if name == default.name else {}
+        options.update(_options_dict(spec.get("options"), f"{where}['options']"))
+        extractor = _build(name, options, where)
+        if spec.get("enabled", True) is False:
+            parsed.append((domain, ExtractorChoice(name, options, None)))
+        else:
+            parsed.append((domain, ExtractorChoice(name, options, extractor)))
+    parsed.sort(key=lambda pair: len(pair[0]), reverse=True)
+    return tuple(parsed)

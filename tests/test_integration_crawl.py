@@ -1,0 +1,404 @@
+"""Real crawls (CrawlerRunner on the test reactor, no network) of the local fixture site."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import attr
+import integration_support
+import pytest
+import pytest_twisted
+import scrapy
+from integration_support import SITE, CrawlResult, SiteSpider, base_settings, crawl
+
+from scrapy_boilerplate import ExtractionResult, extract, register_extractor
+from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
+from scrapy_boilerplate.document import TextDocument
+from scrapy_boilerplate.filters import Filter
+from scrapy_boilerplate.integration import SettingError
+
+site = integration_support.site  # the local fixture site (a pytest fixture)
+#: What a ``pytest_twisted.inlineCallbacks`` test function returns.
+Crawl = Generator[Any, Any, None]
+
+#: The extractor the crawls use; the product default ("article") is exercised separately.
+EXTRACTOR = "numwords"
+EXPLODE_MARKER = "EXPLODE-ON-THIS-PAGE"
+
+
+def _explode_on_marker(doc: TextDocument) -> bool:
+    if any(EXPLODE_MARKER in block.text for block in doc.blocks):
+        raise RuntimeError("injected failure")
+    return False
+
+
+def _exploding_chain(options: Mapping[str, Any]) -> Sequence[Filter]:
+    return [NUM_WORDS_RULES, _explode_on_marker]
+
+
+register_extractor("test-explode", _exploding_chain, description="raises on a marker", replace=True)
+
+
+def settings(**overrides: Any) -> dict[str, Any]:
+    return base_settings(**{"BOILERPLATE_EXTRACTOR": EXTRACTOR, **overrides})
+
+
+def expected(name: str, extractor: str = EXTRACTOR) -> ExtractionResult:
+    """What the bare API extracts from a fixture page served as text/html."""
+    return extract((SITE / name).read_bytes(), extractor=extractor, content_type="text/html")
+
+
+class ArticleItem(scrapy.Item):
+    url = scrapy.Field()
+    article_text = scrapy.Field()
+    article_title = scrapy.Field()
+
+
+class BareItem(scrapy.Item):
+    url = scrapy.Field()
+
+
+@dataclass
+class ArticleDataclass:
+    url: str
+    article_text: str | None = None
+    article_title: str | None = None
+
+
+@attr.s(auto_attribs=True)
+class ArticleAttrs:
+    url: str
+    article_text: str | None = None
+    article_title: str | None = None
+
+
+@pytest_twisted.inlineCallbacks
+def test_every_fixture_page_yields_its_item(site: str) -> Crawl:
+    pages = {
+        "article.html": "processed",
+        "listing.html": "processed",
+        "document.pdf": "skipped/non_html",
+        "gzip/article.html": "processed",
+        "legacy-cp1251.html": "processed",
+        "empty.html": "skipped/invalid_input",
+        "broken.html": "processed",
+        "explode.html": "errors",
+        "oversized.html": "skipped/too_large",
+    }
+    urls = [site + page for page in pages]
+    result = yield crawl(
+        settings(BOILERPLATE_MAX_BODY_SIZE=100_000),
+        urls=urls,
+        metas={site + "explode.html": {"boilerplate_extractor": "test-explode"}},
+    )
+    assert sorted(item["url"] for item in result.items) == sorted(urls)
+    assert result.dropped == []
+    stats = result.boilerplate_stats()
+    for outcome in set(pages.values()):
+        count = sum(1 for value in pages.values() if value == outcome)
+        assert stats[f"boilerplate/responses/{outcome}"] == count, outcome
+    assert stats["boilerplate/items/enriched"] == 5
+    assert stats["boilerplate/extraction_time_ms"] > 0
+    by_url = {item["url"]: item for item in result.items}
+    for page in ("document.pdf", "empty.html", "explode.html", "oversized.html"):
+        assert "article_text" not in by_url[site + page], page
+
+
+@pytest_twisted.inlineCallbacks
+def test_article_fields_match_the_api(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "article.html"])
+    [item] = result.items
+    api = expected("article.html")
+    assert item["article_text"] == api.text
+    assert item["article_title"] == api.title == "River otters return to the Elbe after forty years"
+    assert "river otters are breeding on the river again" in item["article_text"]
+    assert result.stats["boilerplate/responses/processed"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_gzip_response_is_extracted_after_decompression(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "gzip/article.html"])
+    [item] = result.items
+    assert item["article_text"] == expected("article.html").text
+    assert result.stats["httpcompression/response_count"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_charset_declared_only_in_meta_is_decoded(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "legacy-cp1251.html"])
+    [item] = result.items
+    assert item["article_title"] == "Письмо от газеты-партнёра"
+    assert "на реке снова появились выдры" in item["article_text"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_broken_markup_page_is_extracted(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "broken.html"])
+    [item] = result.items
+    assert item["article_text"] == expected("broken.html").text
+    assert "two-kilometre cycle path" in item["article_text"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_extractor_failure_is_isolated_logged_and_counted(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    explode = {"boilerplate_extractor": "test-explode"}
+    urls = [site + "explode.html", site + "explode.html?again", site + "article.html"]
+    with caplog.at_level(logging.DEBUG, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(), urls=urls, metas={urls[0]: explode, urls[1]: explode})
+    assert len(result.items) == 3
+    stats = result.stats
+    assert stats["boilerplate/responses/errors"] == 2
+    assert stats["boilerplate/responses/errors/ExtractionError"] == 2
+    assert stats["boilerplate/responses/processed"] == 1
+    failures = [
+        r for r in caplog.records if r.name == "scrapy_boilerplate" and "failed" in r.getMessage()
+    ]
+    assert [r.levelno for r in failures] == [logging.WARNING, logging.DEBUG]
+    assert all("explode.html" in r.getMessage() for r in failures)
+    assert result.spider.articles[urls[0]] is None
+    assert result.spider.articles[urls[2]] is not None
+
+
+@pytest_twisted.inlineCallbacks
+def test_listing_follow_ups_keep_plain_meta(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "listing.html"], follow=True)
+    urls = {item["url"] for item in result.items}
+    assert urls == {
+        site + p for p in ("listing.html", "article.html", "broken.html", "legacy-cp1251.html")
+    }
+    assert result.stats["boilerplate/responses/processed"] == 4
+    for meta in result.spider.seen_meta.values():
+        pickle.dumps(meta)
+        assert not any(isinstance(value, ExtractionResult) for value in meta.values())
+        assert not any(key.startswith("boilerplate") for key in meta)
+    assert all(isinstance(a, ExtractionResult) for a in result.spider.articles.values())
+
+
+@pytest_twisted.inlineCallbacks
+def test_skips_by_meta_size_and_type(site: str) -> Crawl:
+    urls = [site + "article.html", site + "oversized.html", site + "document.pdf"]
+    result = yield crawl(
+        settings(BOILERPLATE_MAX_BODY_SIZE=100_000),
+        urls=urls,
+        metas={urls[0]: {"dont_extract_boilerplate": True}},
+    )
+    assert len(result.items) == 3
+    assert all("article_text" not in item for item in result.items)
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/responses/skipped/dont_extract"] == 1
+    assert stats["boilerplate/responses/skipped/too_large"] == 1
+    assert stats["boilerplate/responses/skipped/non_html"] == 1
+    assert "boilerplate/responses/processed" not in stats
+
+
+@pytest_twisted.inlineCallbacks
+def test_text_responses_are_sniffed_only_when_enabled(site: str) -> Crawl:
+    url = site + "plain-html.txt"
+    off = yield crawl(settings(), urls=[url])
+    on = yield crawl(settings(BOILERPLATE_SNIFF_TEXT=True), urls=[url])
+    assert "article_text" not in off.items[0]
+    assert off.stats["boilerplate/responses/skipped/non_html"] == 1
+    assert on.items[0]["article_title"] == "HTML served as text/plain"
+    assert on.stats["boilerplate/responses/processed"] == 1
+
+
+@pytest.mark.parametrize("item_class", [ArticleItem, ArticleDataclass, ArticleAttrs])
+@pytest_twisted.inlineCallbacks
+def test_item_types(site: str, item_class: type) -> Crawl:
+    result = yield crawl(
+        settings(), urls=[site + "article.html"], make_item=lambda url: item_class(url=url)
+    )
+    [item] = result.items
+    assert isinstance(item, item_class)
+    from itemadapter import ItemAdapter
+
+    adapter = ItemAdapter(item)
+    assert adapter["article_text"] == expected("article.html").text
+    assert adapter["article_title"] == expected("article.html").title
+
+
+@pytest_twisted.inlineCallbacks
+def test_item_class_without_fields_passes_with_one_warning(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "article.html", site + "broken.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(), urls=urls, make_item=lambda url: BareItem(url=url))
+    assert sorted(item["url"] for item in result.items) == sorted(urls)
+    assert result.stats["boilerplate/items/field_missing"] == 2
+    warnings = [r for r in caplog.records if "has no field" in r.getMessage()]
+    assert len(warnings) == 2  # one per distinct missing field, not per page
+    assert {r.args[1] for r in warnings} == {"article_text", "article_title"}  # type: ignore[index]
+
+
+@pytest_twisted.inlineCallbacks
+def test_existing_values_are_kept_unless_overwrite(site: str) -> Crawl:
+    def make(url: str) -> dict[str, Any]:
+        return {"url": url, "article_title": "Set by the spider", "article_text": ""}
+
+    kept = yield crawl(settings(), urls=[site + "article.html"], make_item=make)
+    replaced = yield crawl(
+        settings(BOILERPLATE_OVERWRITE=True), urls=[site + "article.html"], make_item=make
+    )
+    assert kept.items[0]["article_title"] == "Set by the spider"
+    assert kept.items[0]["article_text"] == expected("article.html").text  # empty counts as unset
+    assert kept.stats["boilerplate/items/kept_existing"] == 1
+    assert replaced.items[0]["article_title"] == expected("article.html").title
+
+
+@pytest_twisted.inlineCallbacks
+def test_zyte_field_names_with_one_setting(site: str) -> Crawl:
+    result = yield crawl(settings(BOILERPLATE_FIELD_NAMES="zyte"), urls=[site + "article.html"])
+    [item] = result.items
+    assert item["articleBody"] == expected("article.html").text
+    assert item["headline"] == expected("article.html").title
+    assert "article_text" not in item
+
+
+class ZyteSpider(SiteSpider):
+    custom_settings = {  # noqa: RUF012 - Scrapy's own convention
+        "BOILERPLATE_FIELD_NAMES": "zyte",
+        "BOILERPLATE_TITLE_FIELD": "",
+    }
+
+
+@pytest_twisted.inlineCallbacks
+def test_per_spider_custom_settings(site: str) -> Crawl:
+    from scrapy.crawler import CrawlerRunner
+
+    runner = CrawlerRunner(settings())
+    crawler = runner.create_crawler(ZyteSpider)
+    result = CrawlResult(crawler)
+    yield runner.crawl(crawler, urls=[site + "article.html"])
+    assert set(result.items[0]) == {"url", "articleBody"}
+
+
+@pytest_twisted.inlineCallbacks
+def test_domain_overrides_and_request_meta(site: str) -> Crawl:
+    urls = [site + "listing.html", site + "listing.html?meta"]
+    result = yield crawl(
+        settings(BOILERPLATE_DOMAIN_OVERRIDES={"127.0.0.1": {"extractor": "keep-everything"}}),
+        urls=urls,
+        metas={urls[1]: {"boilerplate_extractor": EXTRACTOR}},
+    )
+    by_url = {item["url"]: item for item in result.items}
+    assert by_url[urls[0]]["article_text"] == expected("listing.html", "keep-everything").text
+    assert by_url[urls[1]]["article_text"] == expected("listing.html").text
+    assert by_url[urls[0]]["article_text"] != by_url[urls[1]]["article_text"]
+
+    disabled = yield crawl(
+        settings(BOILERPLATE_DOMAIN_OVERRIDES={"127.0.0.1": {"enabled": False}}),
+        urls=[site + "article.html"],
+    )
+    assert "article_text" not in disabled.items[0]
+    assert disabled.stats["boilerplate/responses/skipped/disabled_domain"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_bad_request_meta_is_counted_not_raised(site: str) -> Crawl:
+    url = site + "article.html"
+    result = yield crawl(settings(), urls=[url], metas={url: {"boilerplate_extractor": "no-such"}})
+    assert len(result.items) == 1
+    assert result.stats["boilerplate/responses/errors/bad_meta"] == 1
+
+
+@pytest.mark.parametrize(
+    ("overrides", "named"),
+    [
+        ({"BOILERPLATE_EXTRACTOR": "no-such-extractor"}, "BOILERPLATE_EXTRACTOR"),
+        ({"BOILERPLATE_OPTIONS": {"no_such_option": 1}}, "BOILERPLATE_OPTIONS"),
+        ({"BOILERPLATE_DOMAIN_OVERRIDES": {"example.com": "nope"}}, "BOILERPLATE_DOMAIN_OVERRIDES"),
+        ({"BOILERPLATE_MAX_BODY_SIZE": "big"}, "BOILERPLATE_MAX_BODY_SIZE"),
+    ],
+)
+@pytest_twisted.inlineCallbacks
+def test_bad_settings_fail_at_start_up(site: str, overrides: dict[str, Any], named: str) -> Crawl:
+    with pytest.raises(SettingError, match=named):
+        yield crawl(settings(**overrides), urls=[site + "article.html"])
+
+
+@pytest_twisted.inlineCallbacks
+def test_thread_pool_gives_the_same_items(site: str) -> Crawl:
+    urls = [site + p for p in ("article.html", "broken.html", "legacy-cp1251.html", "explode.html")]
+    metas = {urls[3]: {"boilerplate_extractor": "test-explode"}}
+    inline = yield crawl(settings(BOILERPLATE_THREADS=0), urls=urls, metas=metas)
+    pooled = yield crawl(settings(BOILERPLATE_THREADS=2), urls=urls, metas=metas)
+
+    def by_url(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        return {item["url"]: item for item in items}
+
+    assert by_url(pooled.items) == by_url(inline.items)
+    assert pooled.stats["boilerplate/responses/processed"] == 3
+    assert pooled.stats["boilerplate/responses/errors"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_disabled_setting_turns_everything_off(site: str) -> Crawl:
+    result = yield crawl(settings(BOILERPLATE_ENABLED=False), urls=[site + "article.html"])
+    assert result.items == [{"url": site + "article.html"}]
+    assert result.boilerplate_stats() == {}
+
+
+@pytest_twisted.inlineCallbacks
+def test_manual_enabling_without_the_addon(site: str) -> Crawl:
+    manual = settings(
+        ADDONS={},
+        DOWNLOADER_MIDDLEWARES={
+            "scrapy_boilerplate.integration.BoilerplateDownloaderMiddleware": 540
+        },
+        SPIDER_MIDDLEWARES={"scrapy_boilerplate.integration.BoilerplateSpiderMiddleware": 950},
+    )
+    result = yield crawl(manual, urls=[site + "gzip/article.html"])
+    assert result.items[0]["article_text"] == expected("article.html").text
+
+
+@pytest_twisted.inlineCallbacks
+def test_pipeline_extracts_from_html_field_and_drops_short_articles(site: str) -> Crawl:
+    def html_item(url: str) -> dict[str, Any]:
+        name = url.rsplit("/", 1)[1]
+        return {"url": url, "html": (SITE / name).read_text(encoding="utf-8")}
+
+    result = yield crawl(
+        settings(
+            ADDONS={},
+            ITEM_PIPELINES={"scrapy_boilerplate.integration.BoilerplatePipeline": 100},
+            BOILERPLATE_HTML_FIELD="html",
+            BOILERPLATE_MIN_TEXT_LENGTH=200,
+        ),
+        urls=[site + "article.html", site + "listing.html"],
+        make_item=html_item,
+    )
+    [kept] = result.items
+    assert kept["article_text"] == expected("article.html").text
+    assert [item["url"] for item in result.dropped] == [site + "listing.html"]
+    assert len(expected("listing.html").text) < 200
+    stats = result.stats
+    assert stats["boilerplate/pipeline/processed"] == 2
+    assert stats["boilerplate/items/dropped/too_short"] == 1
+    assert "boilerplate/responses/processed" not in stats
+
+
+@pytest_twisted.inlineCallbacks
+def test_min_text_length_keeps_items_that_were_not_extracted(site: str) -> Crawl:
+    urls = [site + "document.pdf", site + "listing.html"]
+    result = yield crawl(settings(BOILERPLATE_MIN_TEXT_LENGTH=200), urls=urls)
+    assert [item["url"] for item in result.items] == [urls[0]]
+    assert [item["url"] for item in result.dropped] == [urls[1]]
+
+
+@pytest_twisted.inlineCallbacks
+def test_product_default_extractor(site: str) -> Crawl:
+    from scrapy_boilerplate import available_extractors
+
+    if "article" not in available_extractors():
+        pytest.skip("the 'article' extractor is not registered yet")
+    result = yield crawl(base_settings(), urls=[site + "article.html"])
+    [item] = result.items
+    assert item["article_text"] == expected("article.html", "article").text
+    assert "river otters are breeding on the river again" in item["article_text"]
