@@ -10,6 +10,7 @@ A spec names one extractor: a registered name with optional options
 from __future__ import annotations
 
 import json
+import logging
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +52,9 @@ def _trafilatura() -> TextExtractor:
 def _boilerpy3(kind: str) -> TextExtractor:
     from boilerpy3 import extractors
 
+    # boilerpy3 logs a traceback for every page its parser trips on; the page then scores as
+    # whatever it returned (often empty), so the log adds nothing to an evaluation.
+    logging.getLogger("boilerpy3").setLevel(logging.CRITICAL)
     extractor = getattr(extractors, kind)(raise_on_failure=False)
 
     def extract(html: str, url: str | None) -> str:

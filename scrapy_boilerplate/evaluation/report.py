@@ -6,6 +6,7 @@ One :class:`PageScore` per (extractor, page) holds the page's counts under every
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -41,6 +42,7 @@ __all__ = [
 ]
 
 ALL_TYPES = "all"
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,9 @@ class Summary:
 
 
 def page_text(page: Page) -> str:
-    """The page decoded to text the way this package decodes pages (BOM, meta, sniffing)."""
-    return decode_html(page.html)
+    """The page decoded to text the way this package decodes pages (BOM, meta, sniffing), with a
+    leading XML declaration removed (lxml refuses text that declares an encoding)."""
+    return _XML_DECLARATION.sub("", decode_html(page.html), count=1)
 
 
 def run_extractor(extract: TextExtractor, pages: Iterable[Page]) -> list[PageRun]:
