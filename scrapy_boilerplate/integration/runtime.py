@@ -88,23 +88,24 @@ class Runtime:
 
         Never raises: an invalid page counts ``<stats_key>/skipped/invalid_input``, any other
         exception ``<stats_key>/errors`` (and ``.../errors/<ExceptionType>``); success counts
-        ``<stats_key>/processed`` and adds the wall time to ``extraction_time_ms``.
+        ``<stats_key>/processed`` and adds the extraction's duration (in the worker, queueing
+        excluded) to ``extraction_time_ms``.
         """
-        started = time.perf_counter()
         try:
             if self.config.threads:
-                result = await maybe_deferred_to_future(
+                result, elapsed_ms = await maybe_deferred_to_future(
                     threads.deferToThreadPool(
                         _reactor(),
                         self._get_pool(),
-                        extractor.extract,
+                        _timed_extract,
+                        extractor,
                         body,
                         url,
-                        content_type=content_type,
+                        content_type,
                     )
                 )
             else:
-                result = extractor.extract(body, url, content_type=content_type)
+                result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
         except InvalidInputError as exc:
             self.inc(f"{stats_key}/skipped/invalid_input")
             logger.debug("Not extracting from %s: %s", url, exc, extra={"crawler": self.crawler})
@@ -120,7 +121,6 @@ class Runtime:
                 exc,
             )
             return None
-        elapsed_ms = (time.perf_counter() - started) * 1000
         self.inc(f"{stats_key}/processed")
         self.inc("extraction_time_ms", elapsed_ms)
         self.max("extraction_time_max_ms", elapsed_ms)
@@ -138,6 +138,15 @@ class Runtime:
         if self._pool is not None:
             self._pool.stop()
             self._pool = None
+
+
+def _timed_extract(
+    extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
+) -> tuple[ExtractionResult, float]:
+    """The result and the extraction's own duration in ms (queueing time excluded)."""
+    started = time.perf_counter()
+    result = extractor.extract(body, url, content_type=content_type)
+    return result, (time.perf_counter() - started) * 1000
 
 
 def _reactor() -> Any:
