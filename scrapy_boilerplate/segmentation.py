@@ -115,10 +115,16 @@ class _Segmenter:
                 block_element = None
                 block_labels = set()
 
-        for event, element in etree.iterwalk(root, events=("start", "end")):
+        walker = etree.iterwalk(root, events=("start", "end"))
+        for event, element in walker:
             tag = element.tag
             kind = classes.get(tag, _DEFAULT)
             if event == "start":
+                if kind == _IGNORABLE:
+                    walker.skip_subtree()  # no text inside counts; its end event still comes
+                elif tag == "head" and not strict:
+                    self.title = _head_title(element)
+                    walker.skip_subtree()
                 if kind == _INLINE:
                     pass
                 elif kind == _DEFAULT:
@@ -255,6 +261,15 @@ class _Segmenter:
         )
         parts.clear()
         return True
+
+
+def _head_title(head: Element) -> str | None:
+    """The whitespace-collapsed text of the first non-empty ``<title>`` in ``<head>``."""
+    for title in head.iter("title"):
+        text = " ".join("".join(title.itertext()).split())
+        if text:
+            return text
+    return None
 
 
 def segment(
