@@ -100,7 +100,7 @@ class NeighbourClassifier:
             decisions.append(rule(prev, curr, nxt))
             prev = curr
         changed = False
-        for block, is_content in zip(blocks, decisions):
+        for block, is_content in zip(blocks, decisions, strict=True):
             changed |= block.is_content != is_content
             block.is_content = is_content
         return changed

@@ -105,7 +105,10 @@ def _progress(items: Iterator[Any], total: int, enabled: bool) -> Iterator[Any]:
 def _cmd_extract_dir(args: argparse.Namespace) -> int:
     options = dict(args.option)
     get_extractor(args.extractor, **options)  # fail fast on a bad name or option
-    jobs = [(pid, str(path), args.extractor, options) for pid, path in dataset_pages(Path(args.directory))]
+    jobs = [
+        (pid, str(path), args.extractor, options)
+        for pid, path in dataset_pages(Path(args.directory))
+    ]
     show = sys.stderr.isatty() and not args.quiet
     predictions: dict[str, dict[str, Any]] = {}
     if args.jobs > 1:
@@ -116,7 +119,9 @@ def _cmd_extract_dir(args: argparse.Namespace) -> int:
     else:
         for page_id, prediction in _progress(map(_extract_one, jobs), len(jobs), show):
             predictions[page_id] = prediction
-    Path(args.out).write_text(json.dumps(predictions, ensure_ascii=False, indent=1), encoding="utf-8")
+    Path(args.out).write_text(
+        json.dumps(predictions, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     errors = sum(1 for p in predictions.values() if "error" in p)
     print(f"{len(predictions)} pages, {errors} errors -> {args.out}", file=sys.stderr)
     return 0
@@ -128,10 +133,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     extract = commands.add_parser("extract", help="print the title and article text of pages")
-    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz ok) or - for stdin")
+    extract.add_argument(
+        "files", nargs="+", metavar="FILE", help="HTML file (.gz ok) or - for stdin"
+    )
     extract.add_argument("--url", help="the page's URL")
     extract.add_argument("--json", action="store_true", help="print the result as JSON")
-    extract.add_argument("--no-blocks", action="store_true", help="with --json: leave out the blocks")
+    extract.add_argument(
+        "--no-blocks", action="store_true", help="with --json: leave out the blocks"
+    )
     _add_extractor_arguments(extract)
     extract.set_defaults(handler=_cmd_extract)
 
@@ -157,7 +166,8 @@ def _cmd_extractors(args: argparse.Namespace) -> int:
         spec = get_spec(name)
         print(f"{name}: {spec.description}")
         for option in spec.all_options:
-            print(f"    {option.name} ({option.type.__name__}, default {option.default!r}): {option.help}")
+            kind = option.type.__name__
+            print(f"    {option.name} ({kind}, default {option.default!r}): {option.help}")
     return 0
 
 

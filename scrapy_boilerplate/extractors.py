@@ -46,7 +46,9 @@ class ExtractorSpec:
     def all_options(self) -> tuple[Option, ...]:
         """The extractor's own options plus :data:`COMMON_OPTIONS`."""
         common = tuple(
-            Option(o.name, o.type, self.strict_reference, o.help) if o.name == "strict_reference" else o
+            Option(o.name, o.type, self.strict_reference, o.help)
+            if o.name == "strict_reference"
+            else o
             for o in COMMON_OPTIONS
         )
         return self.options + common
@@ -70,7 +72,9 @@ def register_extractor(
     """
     if name in _REGISTRY and not replace:
         raise ValueError(f"extractor {name!r} is already registered")
-    _REGISTRY[name] = ExtractorSpec(name, build_chain, tuple(options), description, strict_reference)
+    _REGISTRY[name] = ExtractorSpec(
+        name, build_chain, tuple(options), description, strict_reference
+    )
 
 
 def available_extractors() -> list[str]:
@@ -143,4 +147,3 @@ def get_extractor(name: str = "article", **options: Any) -> Extractor:
 
 def _load_builtins() -> None:
     from . import chains  # noqa: F401 - registers the built-in extractors on import
-

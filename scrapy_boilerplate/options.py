@@ -44,7 +44,9 @@ class Option:
         try:
             number = self.type(value)
         except (TypeError, ValueError):
-            raise ValueError(f"option {self.name!r} must be a {self.type.__name__}, got {value!r}") from None
+            raise ValueError(
+                f"option {self.name!r} must be a {self.type.__name__}, got {value!r}"
+            ) from None
         if self.type is int and isinstance(value, float) and value != number:
             raise ValueError(f"option {self.name!r} must be an integer, got {value!r}")
         if self.minimum is not None and number < self.minimum:

@@ -27,7 +27,9 @@ def article_text(blocks: list[TextBlock]) -> str:
     Internal whitespace runs are collapsed and the space anchors force before punctuation is
     removed; a merged block contributes one paragraph per line.
     """
-    lines = (_clean_line(line) for block in blocks if block.is_content for line in block.text.split("\n"))
+    lines = (
+        _clean_line(line) for block in blocks if block.is_content for line in block.text.split("\n")
+    )
     return "\n\n".join(line for line in lines if line)
 
 
@@ -43,7 +45,10 @@ def content_html(blocks: list[TextBlock]) -> str:
                 continue
             seen.add(element)
             chosen.append(element)
-    parts = [etree.tostring(element, method="html", encoding="unicode", with_tail=False) for element in chosen]
+    parts = [
+        etree.tostring(element, method="html", encoding="unicode", with_tail=False)
+        for element in chosen
+    ]
     return "<article>\n" + "\n".join(parts) + "\n</article>" if parts else ""
 
 

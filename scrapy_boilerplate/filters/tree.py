@@ -37,7 +37,7 @@ def paragraph_of(element: Element) -> Element:
 
 
 def nth_ancestor(element: Element, depth: int) -> Element:
-    """The ``depth``-th ancestor of ``element`` (1 = parent), or the root if the tree is shallower."""
+    """The ``depth``-th ancestor of ``element`` (1 = parent); the root if the tree is shallower."""
     node = element
     for _ in range(depth):
         parent = node.getparent()

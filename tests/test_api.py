@@ -1,0 +1,93 @@
+"""The one-call API on a realistic page, and option validation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate import available_extractors, extract, get_extractor, register_extractor
+from scrapy_boilerplate.filters.basic import MarkEverythingContent
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+ARTICLE = (PAGES / "article.html").read_bytes()
+
+
+def test_article_keeps_the_story_and_drops_navigation_and_teasers() -> None:
+    result = extract(ARTICLE, "https://example.com/bridge")
+    assert result.title == "Harbour bridge reopens after repairs"
+    assert result.text.startswith("The harbour bridge reopened to traffic on Monday morning")
+    assert "Commuters relieved" in result.text.split("\n\n")  # heading on its own paragraph
+    assert "regular inspections of the cables" in result.text
+    for boilerplate in ("Weather", "Related stories", "ferry timetable", "Copyright"):
+        assert boilerplate not in result.text
+
+
+def test_paragraphs_are_separated_by_blank_lines() -> None:
+    paragraphs = extract(ARTICLE).text.split("\n\n")
+    assert len(paragraphs) == 5
+    assert all("\n" not in paragraph for paragraph in paragraphs)
+
+
+def test_result_is_json_serialisable_with_block_labels() -> None:
+    data = json.loads(json.dumps(extract(ARTICLE, include_html=True).to_dict()))
+    assert data["extractor"] == "article"
+    assert data["options"]["ancestor_depth"] == 2
+    assert any(block["is_content"] for block in data["blocks"])
+    assert "<p>The harbour bridge reopened" in data["html"]
+
+
+def test_every_documented_extractor_is_registered() -> None:
+    expected = {
+        "article",
+        "boilerpipe-article",
+        "default",
+        "largest-content",
+        "article-sentences",
+        "canola",
+        "numwords",
+        "density",
+        "keep-everything",
+    }
+    assert expected <= set(available_extractors())
+
+
+@pytest.mark.parametrize("name", ["article", "numwords", "density", "canola", "keep-everything"])
+def test_each_extractor_runs_on_the_article(name: str) -> None:
+    assert "harbour bridge reopened" in extract(ARTICLE, extractor=name).text
+
+
+def test_unknown_extractor_is_a_value_error_listing_names() -> None:
+    with pytest.raises(ValueError, match="unknown extractor 'nope'.*article"):
+        extract(ARTICLE, extractor="nope")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"ancestor_depth": 9}, "ancestor_depth.*<= 5"),
+        ({"ancestor_depth": "two"}, "ancestor_depth.*int"),
+        ({"min_share": 1.5}, "min_share"),
+        ({"classifier": "magic"}, "classifier.*numwords, density"),
+        ({"bogus": 1}, "no option 'bogus'"),
+        ({"fill_gaps": "maybe"}, "fill_gaps.*boolean"),
+    ],
+)
+def test_bad_options_raise_value_error_naming_the_option(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        get_extractor("article", **options)
+
+
+def test_ancestor_depth_zero_disables_the_tree_filter() -> None:
+    with_filter = extract(ARTICLE).blocks
+    without = extract(ARTICLE, ancestor_depth=0).blocks
+    assert any("OUTSIDE_MAIN_GROUP" in b.labels for b in with_filter)
+    assert not any("OUTSIDE_MAIN_GROUP" in b.labels for b in without)
+
+
+def test_users_can_register_their_own_chain() -> None:
+    register_extractor("test-everything", lambda options: [MarkEverythingContent()], replace=True)
+    assert "Copyright" in extract(ARTICLE, extractor="test-everything").text
+    with pytest.raises(ValueError, match="already registered"):
+        register_extractor("test-everything", lambda options: [])
