@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         types = {s.page_type for r in scored for s in r.scores.get(dataset, [])}
         has_types = len(types - {None}) > 1
-        groups = [(dataset, None)]
+        groups: list[tuple[str, str | None]] = [(dataset, None)]
         if has_types:
             groups.insert(0, (f"{dataset}, article pages", "article"))
         for title, page_type in groups:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import BoilerplateError
@@ -213,7 +213,7 @@ def quality_table(rows: Sequence[Summary], *, snippets: bool = True) -> str:
 
 
 def type_table(
-    scores_by_extractor: dict[str, Sequence[PageScore]],
+    scores_by_extractor: Mapping[str, Sequence[PageScore]],
     metric: Callable[[Sequence[PageScore]], float] = _shingle_f1,
 ) -> str:
     """Markdown table: one row per extractor, one column per page type (``metric``, default

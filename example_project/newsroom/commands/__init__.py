@@ -1,0 +1,1 @@
+"""Project commands: ``scrapy replay_spool``."""

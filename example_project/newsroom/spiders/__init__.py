@@ -1,0 +1,1 @@
+"""The newsroom spiders: ``news_crawl`` (follows links), ``news_sitemap`` and ``news_rss``."""
