@@ -37,65 +37,47 @@ _COLUMNS = (
     "last_changed",
 )
 
-SQLITE_SCHEMA = """
+#: The one schema of both databases; ``{id}``, ``{ref}``, ``{json}`` and ``{time}`` are the
+#: dialect's types (see :data:`SQLITE_SCHEMA` and :data:`POSTGRES_SCHEMA`).
+SCHEMA_TEMPLATE = """
 CREATE TABLE IF NOT EXISTS articles (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {id},
     url TEXT NOT NULL UNIQUE,
     canonical_url TEXT,
     domain TEXT NOT NULL,
     title TEXT,
     article_text TEXT NOT NULL,
     extractor TEXT,
-    extractor_options TEXT NOT NULL DEFAULT '{}',
+    extractor_options {json} NOT NULL DEFAULT '{{}}',
     content_hash TEXT NOT NULL,
     version INTEGER NOT NULL DEFAULT 1,
-    first_seen TEXT NOT NULL,
-    last_fetched TEXT NOT NULL,
-    last_changed TEXT NOT NULL
+    first_seen {time} NOT NULL,
+    last_fetched {time} NOT NULL,
+    last_changed {time} NOT NULL
 );
 CREATE INDEX IF NOT EXISTS articles_domain ON articles (domain);
 CREATE TABLE IF NOT EXISTS article_versions (
-    article_id INTEGER NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    article_id {ref} NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
     version INTEGER NOT NULL,
     title TEXT,
     article_text TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     extractor TEXT,
-    extractor_options TEXT NOT NULL DEFAULT '{}',
-    fetched_at TEXT NOT NULL,
+    extractor_options {json} NOT NULL DEFAULT '{{}}',
+    fetched_at {time} NOT NULL,
     PRIMARY KEY (article_id, version)
 );
 """
-
-POSTGRES_SCHEMA = """
-CREATE TABLE IF NOT EXISTS articles (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    url TEXT NOT NULL UNIQUE,
-    canonical_url TEXT,
-    domain TEXT NOT NULL,
-    title TEXT,
-    article_text TEXT NOT NULL,
-    extractor TEXT,
-    extractor_options JSONB NOT NULL DEFAULT '{}',
-    content_hash TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 1,
-    first_seen TIMESTAMPTZ NOT NULL,
-    last_fetched TIMESTAMPTZ NOT NULL,
-    last_changed TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS articles_domain ON articles (domain);
-CREATE TABLE IF NOT EXISTS article_versions (
-    article_id BIGINT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
-    version INTEGER NOT NULL,
-    title TEXT,
-    article_text TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
-    extractor TEXT,
-    extractor_options JSONB NOT NULL DEFAULT '{}',
-    fetched_at TIMESTAMPTZ NOT NULL,
-    PRIMARY KEY (article_id, version)
-);
-"""
+#: SQLite: JSON as TEXT, timestamps as ISO 8601 UTC TEXT (microseconds, so they sort).
+SQLITE_SCHEMA = SCHEMA_TEMPLATE.format(
+    id="INTEGER PRIMARY KEY AUTOINCREMENT", ref="INTEGER", json="TEXT", time="TEXT"
+)
+POSTGRES_SCHEMA = SCHEMA_TEMPLATE.format(
+    id="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    ref="BIGINT",
+    json="JSONB",
+    time="TIMESTAMPTZ",
+)
 
 
 class Outcome(str, Enum):
