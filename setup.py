@@ -46,6 +46,7 @@ setup(
     },
     entry_points={
         "console_scripts": ["scrapy-boilerplate=scrapy_boilerplate.cli:main"],
+        "scrapy.commands": ["boilerplate=scrapy_boilerplate.integration.commands:BoilerplateCommand"],
     },
     classifiers=[
         "Framework :: Scrapy",

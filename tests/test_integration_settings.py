@@ -1,0 +1,134 @@
+"""Reading the BOILERPLATE_* settings, the add-on's defaults and the lazy re-exports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from scrapy.settings import SETTINGS_PRIORITIES, Settings
+
+from scrapy_boilerplate.integration import (
+    Addon,
+    BoilerplateDownloaderMiddleware,
+    BoilerplatePipeline,
+    BoilerplateSpiderMiddleware,
+)
+from scrapy_boilerplate.integration.settings import BoilerplateConfig, SettingError
+
+
+def config(**values: object) -> BoilerplateConfig:
+    return BoilerplateConfig.from_settings(
+        Settings({"BOILERPLATE_EXTRACTOR": "numwords", **values})
+    )
+
+
+def test_defaults() -> None:
+    conf = BoilerplateConfig.from_settings(Settings())
+    assert conf.default.name == "article"
+    assert (conf.text_field, conf.title_field) == ("article_text", "article_title")
+    assert conf.enabled and not conf.overwrite and conf.min_text_length == 0
+
+
+def test_field_names() -> None:
+    zyte = config(BOILERPLATE_FIELD_NAMES="zyte")
+    assert (zyte.text_field, zyte.title_field) == ("articleBody", "headline")
+    custom = config(BOILERPLATE_TEXT_FIELD="body", BOILERPLATE_TITLE_FIELD="")
+    assert (custom.text_field, custom.title_field) == ("body", None)
+    with pytest.raises(SettingError, match="BOILERPLATE_FIELD_NAMES"):
+        config(BOILERPLATE_FIELD_NAMES="schema")
+
+
+def test_domain_override_matching() -> None:
+    conf = config(
+        BOILERPLATE_DOMAIN_OVERRIDES={
+            "example.com": "keep-everything",
+            "news.example.com": {"extractor": "density"},
+            ".off.example.org": {"enabled": False},
+        }
+    )
+    assert conf.choice_for_url("https://example.com/a").name == "keep-everything"
+    assert conf.choice_for_url("https://www.example.com/a").name == "keep-everything"
+    assert conf.choice_for_url("https://a.news.example.com/a").name == "density"
+    assert conf.choice_for_url("https://badexample.com/a").name == "numwords"
+    assert conf.choice_for_url("https://off.example.org/").extractor is None
+    assert conf.choice_for_url("not a url").name == "numwords"
+
+
+def test_options_are_inherited_only_by_the_same_extractor() -> None:
+    conf = BoilerplateConfig.from_settings(
+        Settings(
+            {
+                "BOILERPLATE_OPTIONS": {"ancestor_depth": 3},
+                "BOILERPLATE_DOMAIN_OVERRIDES": {
+                    "a.test": {"options": {"min_share": 0.4}},
+                    "b.test": "numwords",
+                },
+            }
+        )
+    )
+    a = conf.choice_for_url("http://a.test/")
+    assert dict(a.options) == {"ancestor_depth": 3, "min_share": 0.4}
+    assert a.extractor is not None and a.extractor.options["ancestor_depth"] == 3
+    assert dict(conf.choice_for_url("http://b.test/").options) == {}
+    meta = conf.choice_for_request("http://a.test/", {"boilerplate_options": {"ancestor_depth": 1}})
+    assert dict(meta.options) == {"ancestor_depth": 1, "min_share": 0.4}
+    assert conf.choice_for_request("http://x.test/", {}).extractor is conf.default.extractor
+
+
+@pytest.mark.parametrize(
+    ("values", "named"),
+    [
+        ({"BOILERPLATE_EXTRACTOR": "nope"}, "BOILERPLATE_EXTRACTOR"),
+        (
+            {"BOILERPLATE_EXTRACTOR": "article", "BOILERPLATE_OPTIONS": {"ancestor_depth": 99}},
+            "ancestor_depth",
+        ),
+        ({"BOILERPLATE_OPTIONS": "not json"}, "BOILERPLATE_OPTIONS"),
+        ({"BOILERPLATE_DOMAIN_OVERRIDES": {"a.test": {"extractr": "numwords"}}}, "'extractr'"),
+        ({"BOILERPLATE_MIN_TEXT_LENGTH": -1}, "BOILERPLATE_MIN_TEXT_LENGTH"),
+        ({"BOILERPLATE_THREADS": 1.5}, "BOILERPLATE_THREADS"),
+        ({"BOILERPLATE_OVERWRITE": "maybe"}, "BOILERPLATE_OVERWRITE"),
+        ({"BOILERPLATE_TEXT_FIELD": 3}, "BOILERPLATE_TEXT_FIELD"),
+    ],
+)
+def test_bad_values_name_the_setting(values: dict[str, object], named: str) -> None:
+    with pytest.raises(SettingError, match=named):
+        config(**values)
+
+
+def test_command_line_json_values() -> None:
+    conf = config(BOILERPLATE_DOMAIN_OVERRIDES='{"a.test": "keep-everything"}')
+    assert conf.choice_for_url("http://a.test/").name == "keep-everything"
+
+
+def test_bad_request_meta_raises_setting_error() -> None:
+    with pytest.raises(SettingError, match="boilerplate_extractor"):
+        config().choice_for_request("http://a.test/", {"boilerplate_extractor": "nope"})
+
+
+def test_addon_sets_components_and_defaults_below_user_settings() -> None:
+    settings = Settings()
+    settings.set("BOILERPLATE_EXTRACTOR", "numwords", priority="project")
+    settings.set("ITEM_PIPELINES", {BoilerplatePipeline: 777}, priority="project")
+    Addon().update_settings(settings)
+    assert settings["BOILERPLATE_EXTRACTOR"] == "numwords"
+    assert settings["BOILERPLATE_MAX_BODY_SIZE"] == 5 * 1024 * 1024
+    assert settings.getpriority("BOILERPLATE_MAX_BODY_SIZE") == SETTINGS_PRIORITIES["addon"]
+    assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BoilerplateDownloaderMiddleware] == 540
+    assert settings.getdict("SPIDER_MIDDLEWARES")[BoilerplateSpiderMiddleware] == 950
+    assert settings.getdict("ITEM_PIPELINES")[BoilerplatePipeline] == 777
+    assert (
+        settings.getdict("DOWNLOADER_MIDDLEWARES_BASE")[
+            "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"
+        ]
+        > 540
+    )
+
+
+def test_importing_the_package_does_not_import_scrapy() -> None:
+    code = (
+        "import sys, scrapy_boilerplate; assert 'scrapy' not in sys.modules; "
+        "scrapy_boilerplate.article_of; assert 'scrapy' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
