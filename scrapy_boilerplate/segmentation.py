@@ -81,7 +81,7 @@ class _Segmenter:
         self.title: str | None = None
         self.blocks: list[TextBlock] = []
 
-    def run(self, root: Element) -> None:  # noqa: C901 - one loop keeps the walk fast
+    def run(self, root: Element) -> None:
         classes = _CLASSES[self.strict]
         strict = self.strict
         parts = self.parts
@@ -157,7 +157,7 @@ class _Segmenter:
                     last_was_ws = True
                 last_start_tag = tag
                 chunk = element.text
-                container = element
+                is_tail = False
             else:
                 if kind == _INLINE:
                     pass
@@ -188,8 +188,8 @@ class _Segmenter:
                     if kind == _LABELLED:
                         label_stack.pop()
                 chunk = element.tail
-                container = element.getparent() if chunk else None
-            if not chunk or container is None:
+                is_tail = True
+            if not chunk:
                 continue
             # text event
             if flush_pending:
@@ -210,6 +210,8 @@ class _Segmenter:
             if block_element is None:
                 if block_tag_level == -1:
                     block_tag_level = tag_level
+                # the text's container: the element itself, or its parent for a tail
+                container = element.getparent() if is_tail else element
                 while container is not None and container.tag in _NOT_BLOCK_LEVEL:
                     container = container.getparent()
                 block_element = container if container is not None else element
