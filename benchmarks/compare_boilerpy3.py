@@ -5,7 +5,7 @@ WCXB-dev and compares each output with boilerpy3's ``ArticleExtractor().get_cont
 (boilerpy3 ports the 1.2 chain) by token-set F1; also prints each extractor's token-set F1
 against the gold main content. Differences from parser tag balancing are expected.
 
-Usage: python benchmarks/compare_boilerpy3.py [--limit 100] [--worst 3]
+Usage: python benchmarks/compare_boilerpy3.py [--limit 100] [--worst 3] [--strict]
 Needs ``pip install boilerpy3`` (not a dependency of the package).
 """
 
@@ -23,6 +23,8 @@ from pathlib import Path
 
 from scrapy_boilerplate import get_extractor
 from scrapy_boilerplate.errors import BoilerplateError
+from scrapy_boilerplate.parsing import parse_html
+from scrapy_boilerplate.segmentation import segment
 
 _TOKEN = re.compile(r"\w+")
 OURS = ("boilerpipe-article", "boilerpipe-article-1.2")
@@ -47,13 +49,10 @@ def token_f1(a: str, b: str) -> float:
     return 2 * common / (len(ta) + len(tb)) if common else 0.0
 
 
-def content_text(name: str, html: str) -> str:
+def content_text(name: str, html: str, strict_reference: bool) -> str:
     """The reference-format output (content block texts, one per line) of extractor ``name``."""
-    extractor = get_extractor(name)
-    from scrapy_boilerplate.parsing import parse_html
-    from scrapy_boilerplate.segmentation import segment
-
-    doc = segment(parse_html(html), strict_reference=extractor.options["strict_reference"])
+    extractor = get_extractor(name, strict_reference=strict_reference)
+    doc = segment(parse_html(html), strict_reference=strict_reference)
     return extractor.process(doc).content_text
 
 
@@ -61,6 +60,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--worst", type=int, default=3)
+    parser.add_argument(
+        "--strict", action="store_true", help="segment with strict_reference (reference quirks)"
+    )
     args = parser.parse_args()
     try:
         from boilerpy3.extractors import ArticleExtractor
@@ -88,7 +90,7 @@ def main() -> int:
         row = {"id": page_id, "boilerpy3": theirs, "gold_f1:boilerpy3": token_f1(theirs, gold_text)}
         for name in OURS:
             try:
-                ours = content_text(name, html)
+                ours = content_text(name, html, args.strict)
             except BoilerplateError as exc:
                 print(f"{page_id}: {name} failed: {exc!r}", file=sys.stderr)
                 ours = ""
