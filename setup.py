@@ -41,7 +41,13 @@ setup(
         "eval": ["scikit-learn>=1.3", "numpy>=1.24", "scipy>=1.10", "matplotlib>=3.7"],
         "peers": PEERS,
         "postgres": ["psycopg[binary]>=3.1"],
-        "test": ["pytest>=7", "pytest-twisted>=1.14", "scikit-learn>=1.3", "numpy>=1.24"],
+        "test": [
+            "pytest>=7",
+            "pytest-twisted>=1.14",
+            "scikit-learn>=1.3",
+            "numpy>=1.24",
+            "psycopg[binary]>=3.1",
+        ],
         "dev": ["ruff", "mypy", "tox", "lxml-stubs", "types-tqdm"],
     },
     entry_points={

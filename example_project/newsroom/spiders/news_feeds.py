@@ -58,10 +58,9 @@ class NewsRssSpider(XMLFeedSpider):
     iterator = "iternodes"
     itertag = "item"
     custom_settings: ClassVar = {
-        # Per-spider extractor configuration: feeds point at fresh, short news items, so this
-        # spider keeps the article extractor but widens its grandparent filter one level.
-        "BOILERPLATE_EXTRACTOR": "article",
-        "BOILERPLATE_OPTIONS": {"ancestor_depth": 3},
+        # Per-spider extractor configuration: this spider classifies blocks by text density
+        # (Algorithm 1 of the paper) instead of by word counts. Domain overrides still apply.
+        "BOILERPLATE_OPTIONS": {"classifier": "density"},
     }
 
     def __init__(
