@@ -8,7 +8,7 @@ from typing import Any
 from .classifiers import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
 from .extractors import register_extractor
 from .filters import Filter
-from .filters.basic import MarkEverythingContent, MinWordsFilter
+from .filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
 from .filters.fusion import (
     BlockProximityFusion,
     SimpleBlockFusionProcessor,
@@ -29,6 +29,7 @@ from .filters.selection import (
     LargeBlockSameTagLevelToContentFilter,
     MinClauseWordsFilter,
 )
+from .filters.tree import AncestorGroupingFilter
 from .options import Option
 
 __all__: list[str] = []
@@ -139,4 +140,57 @@ register_extractor(
     _keep_everything_min_words,
     options=(Option("min_words", int, 10, "minimum words of a kept (density-fused) block", 0),),
     description="the reference KeepEverythingWithMinKWordsExtractor",
+)
+
+
+#: Block classifiers the ``article`` extractor can start from.
+ARTICLE_CLASSIFIERS: dict[str, Filter] = {"numwords": NUM_WORDS_RULES, "density": DENSITY_RULES}
+
+ARTICLE_OPTIONS = (
+    Option(
+        "end_of_text",
+        bool,
+        True,
+        "drop everything after an end-of-text marker (comments, 'add your comment', ...)",
+    ),
+    Option(
+        "classifier",
+        str,
+        "numwords",
+        "block classifier: numwords (Algorithm 2) or density (Algorithm 1)",
+        choices=tuple(ARTICLE_CLASSIFIERS),
+    ),
+    Option(
+        "ancestor_depth", int, 2, "grandparent filter depth (1 = parent ... 5); 0 disables it", 0, 5
+    ),
+    Option(
+        "min_share",
+        float,
+        0.5,
+        "widen the winning group until it holds this share (0-1) of the selected text; 0 = paper",
+        0.0,
+        1.0,
+    ),
+    Option(
+        "fill_gaps", bool, True, "restore link-free blocks between the first and last content block"
+    ),
+)
+
+
+def _article(options: Mapping[str, Any]) -> Sequence[Filter]:
+    chain: list[Filter] = [ARTICLE_CLASSIFIERS[options["classifier"]]]
+    if options["end_of_text"]:
+        chain += [TerminatingBlocksFinder(), IgnoreBlocksAfterContentFilter()]
+    if options["ancestor_depth"]:
+        chain.append(AncestorGroupingFilter(options["ancestor_depth"], options["min_share"]))
+    if options["fill_gaps"]:
+        chain.append(FillContentGapsFilter())
+    return chain
+
+
+register_extractor(
+    "article",
+    _article,
+    options=ARTICLE_OPTIONS,
+    description="product default: word-count classification, grandparent filter, gap filling",
 )

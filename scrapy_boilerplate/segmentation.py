@@ -27,7 +27,7 @@ IGNORABLE_TAGS: Final = frozenset(
 )
 #: Tags also ignored unless ``strict_reference`` is set (their text is never article text).
 EXTRA_IGNORABLE_TAGS: Final = frozenset(
-    {"svg", "template", "math", "iframe", "noembed", "noframes", "button", "textarea"}
+    {"svg", "template", "math", "iframe", "noembed", "noframes", "textarea"}
 )
 #: Inline tags: they neither split blocks nor change the tag level.
 INLINE_TAGS: Final = frozenset(
