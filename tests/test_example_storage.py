@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from example_support import postgres_schema_url
 
+# isort: split
+
 from newsroom.items import ArticleItem
 from newsroom.pipelines import record_from_item
 from newsroom.storage import (

@@ -159,7 +159,9 @@ def _make_article(
     updated = None
     if edition >= 2 and index % 7 == 3:
         updated = published + timedelta(days=2)
-        body.append(BodyPart("p", "Update: " + writer.paragraph(lex, sentences=2)))
+        # Its own generator: the revision must not shift what the seed gives every other page.
+        reviser = Writer(random.Random(f"revision-{site.key}-{index}"))
+        body.append(BodyPart("p", "Update: " + reviser.paragraph(lex, sentences=2)))
         body.insert(
             0,
             BodyPart(

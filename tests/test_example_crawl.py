@@ -1,0 +1,95 @@
+"""The demo crawl end to end: demo sites -> news_crawl -> SQLite, scored against the truth.
+
+Each crawl runs ``scrapy crawl`` in a subprocess (about 5 s each).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from example_support import EXAMPLE_PROJECT
+
+# isort: split
+
+from demo_site.generator import build_pages
+from newsroom.demo import DemoResult, run_demo
+
+
+@pytest.fixture(scope="module")
+def crawled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, DemoResult, DemoResult]:
+    """One database crawled twice (edition 1 both times)."""
+    directory = tmp_path_factory.mktemp("demo")
+    db = directory / "articles.sqlite3"
+    first = run_demo(db, feed_path=directory / "items.jsonl")
+    second = run_demo(db)
+    return directory, first, second
+
+
+def test_every_article_page_is_stored_once_and_nothing_else(
+    crawled: tuple[Path, DemoResult, DemoResult],
+) -> None:
+    directory, first, _ = crawled
+    assert first.returncode == 0, first.log_path.read_text() if first.log_path else ""
+    _, articles = build_pages()
+    conn = sqlite3.connect(directory / "articles.sqlite3")
+    urls = [url for (url,) in conn.execute("SELECT url FROM articles")]
+    assert len(articles) >= 60
+    assert sorted(urls) == sorted(article.url for article in articles)  # once each, no listings
+    assert first.stored_not_articles == [] and first.missing == []
+    assert first.pages_served["listing"] > 0  # listing pages were crawled, just not stored
+
+
+def test_stored_text_matches_the_truth(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
+    _, first, _ = crawled
+    assert first.mean_f1 >= 0.95, first.mean_f1_by_site()
+
+
+def test_second_crawl_creates_no_duplicates(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
+    directory, first, second = crawled
+    assert second.returncode == 0
+    assert (second.inserted, second.updated) == (0, 0)
+    conn = sqlite3.connect(directory / "articles.sqlite3")
+    assert conn.execute("SELECT COUNT(*), MAX(version) FROM articles").fetchone() == (
+        first.stored_articles,
+        1,
+    )
+    assert conn.execute("SELECT COUNT(*) FROM article_versions").fetchone() == (
+        first.stored_articles,
+    )
+    assert conn.execute(
+        "SELECT COUNT(*) FROM articles WHERE last_fetched > first_seen"
+    ).fetchone() == (first.stored_articles,)
+
+
+def test_feed_export_holds_the_same_items(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
+    directory, first, _ = crawled
+    items = [json.loads(line) for line in (directory / "items.jsonl").read_text().splitlines()]
+    assert len(items) == first.stored_articles
+    assert all(item["article_text"] and item["extractor"] for item in items)
+
+
+def test_changed_articles_get_a_new_version(tmp_path: Path) -> None:
+    db = tmp_path / "articles.sqlite3"
+    run_demo(db, spider="news_sitemap")
+    result = run_demo(db, spider="news_sitemap", edition=2)
+    _, revised = build_pages(edition=2)
+    changed = sorted(article.url for article in revised if article.updated is not None)
+    assert result.returncode == 0 and changed
+    conn = sqlite3.connect(db)
+    bumped = sorted(url for (url,) in conn.execute("SELECT url FROM articles WHERE version = 2"))
+    assert bumped == changed
+    assert result.updated == len(changed) and result.inserted == 0
+    history = conn.execute(
+        "SELECT COUNT(*) FROM article_versions v JOIN articles a ON a.id = v.article_id "
+        "WHERE a.version = 2"
+    ).fetchone()
+    assert history == (2 * len(changed),)
+
+
+def test_project_lists_its_spiders() -> None:
+    assert (EXAMPLE_PROJECT / "scrapy.cfg").exists()
+    names = {path.stem for path in (EXAMPLE_PROJECT / "newsroom" / "spiders").glob("news_*.py")}
+    assert names == {"news_crawl", "news_feeds"}
