@@ -34,6 +34,8 @@ MODES: dict[str, dict[str, Any]] = {
     "addon-inline": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 0},
     "addon-1-thread": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 1},
     "addon-2-threads": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 2},
+    "addon-1-process": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_PROCESSES": 1},
+    "addon-2-processes": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_PROCESSES": 2},
 }
 
 

@@ -323,12 +323,15 @@ def test_bad_settings_fail_at_start_up(site: str, overrides: dict[str, Any], nam
         yield crawl(settings(**overrides), urls=[site + "article.html"])
 
 
+@pytest.mark.parametrize(
+    "pool", [{"BOILERPLATE_THREADS": 2}, {"BOILERPLATE_PROCESSES": 1}], ids=["threads", "processes"]
+)
 @pytest_twisted.inlineCallbacks
-def test_thread_pool_gives_the_same_items(site: str) -> Crawl:
+def test_worker_pools_give_the_same_items(site: str, pool: dict[str, int]) -> Crawl:
     urls = [site + p for p in ("article.html", "broken.html", "legacy-cp1251.html", "explode.html")]
     metas = {urls[3]: {"boilerplate_extractor": "test-explode"}}
     inline = yield crawl(settings(BOILERPLATE_THREADS=0), urls=urls, metas=metas)
-    pooled = yield crawl(settings(BOILERPLATE_THREADS=2), urls=urls, metas=metas)
+    pooled = yield crawl(settings(**pool), urls=urls, metas=metas)
 
     def by_url(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return {item["url"]: item for item in items}
@@ -336,6 +339,8 @@ def test_thread_pool_gives_the_same_items(site: str) -> Crawl:
     assert by_url(pooled.items) == by_url(inline.items)
     assert pooled.stats["boilerplate/responses/processed"] == 3
     assert pooled.stats["boilerplate/responses/errors"] == 1
+    article = pooled.spider.articles[urls[0]]
+    assert article.text == inline.spider.articles[urls[0]].text
 
 
 @pytest_twisted.inlineCallbacks

@@ -1,14 +1,19 @@
 """What the Scrapy components of one crawler share: the checked config, stats and the worker pool.
 
-Extraction runs either on the reactor thread (``BOILERPLATE_THREADS = 0``) or in a bounded
-thread pool of that many threads, stopped when the engine stops. Each failure is counted; the
-first of each distinct kind is logged at WARNING, later ones at DEBUG, always with the URL.
+Extraction runs on the reactor thread (``BOILERPLATE_THREADS = 0``), in a bounded pool of that
+many threads, or, with ``BOILERPLATE_PROCESSES = N``, in N worker processes (results come back
+without DOM references: ``block.elements`` is empty). Pools stop when the engine stops. Each
+failure is counted; the first of each distinct kind is logged at WARNING, later ones at DEBUG,
+always with the URL.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import multiprocessing
 import time
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -16,10 +21,12 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import threads
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
 from ..errors import InvalidInputError
-from ..extractors import Extractor
+from ..extractors import Extractor, get_extractor
 from ..result import ExtractionResult
 from .settings import BoilerplateConfig
 
@@ -40,6 +47,7 @@ class Runtime:
         self.config = config
         self._warned: set[tuple[str, ...]] = set()
         self._pool: ThreadPool | None = None
+        self._processes: ProcessPoolExecutor | None = None
         crawler.signals.connect(self._stop_pool, signal=signals.engine_stopped)
 
     @classmethod
@@ -92,7 +100,11 @@ class Runtime:
         excluded) to ``extraction_time_ms``.
         """
         try:
-            if self.config.threads:
+            if self.config.processes:
+                result, elapsed_ms = await maybe_deferred_to_future(
+                    self._in_process(extractor, body, url, content_type)
+                )
+            elif self.config.threads:
                 result, elapsed_ms = await maybe_deferred_to_future(
                     threads.deferToThreadPool(
                         _reactor(),
@@ -134,10 +146,27 @@ class Runtime:
             self._pool.start()
         return self._pool
 
+    def _in_process(
+        self, extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
+    ) -> Deferred[tuple[ExtractionResult, float]]:
+        if self._processes is None:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._processes = ProcessPoolExecutor(self.config.processes, mp_context=context)
+        future = self._processes.submit(
+            _extract_in_process, extractor.name, extractor.options, body, url, content_type
+        )
+        deferred: Deferred[tuple[ExtractionResult, float]] = Deferred()
+        future.add_done_callback(lambda done: _reactor().callFromThread(_fire, deferred, done))
+        return deferred
+
     def _stop_pool(self) -> None:
         if self._pool is not None:
             self._pool.stop()
             self._pool = None
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes = None
 
 
 def _timed_extract(
@@ -147,6 +176,34 @@ def _timed_extract(
     started = time.perf_counter()
     result = extractor.extract(body, url, content_type=content_type)
     return result, (time.perf_counter() - started) * 1000
+
+
+@functools.lru_cache(maxsize=32)
+def _worker_extractor(name: str, options: tuple[tuple[str, Any], ...]) -> Extractor:
+    return get_extractor(name, **dict(options))
+
+
+def _extract_in_process(
+    name: str,
+    options: dict[str, Any],
+    body: bytes | str,
+    url: str | None,
+    content_type: str | None,
+) -> tuple[ExtractionResult, float]:
+    """Runs in a worker process: extract, then drop the (unpicklable) DOM references."""
+    extractor = _worker_extractor(name, tuple(sorted(options.items())))
+    result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+    for block in result.blocks:
+        block.elements = []
+    return result, elapsed_ms
+
+
+def _fire(deferred: Deferred[Any], future: Future[Any]) -> None:
+    exception = future.exception()
+    if exception is None:
+        deferred.callback(future.result())
+    else:
+        deferred.errback(Failure(exception))
 
 
 def _reactor() -> Any:

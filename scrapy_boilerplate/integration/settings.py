@@ -56,7 +56,8 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_HTML_FIELD": None,
     "BOILERPLATE_URL_FIELD": "url",
     "BOILERPLATE_MIN_TEXT_LENGTH": 0,
-    "BOILERPLATE_THREADS": 0,
+    "BOILERPLATE_THREADS": 1,
+    "BOILERPLATE_PROCESSES": 0,
 }
 
 
@@ -166,6 +167,7 @@ class BoilerplateConfig:
     url_field: str | None
     min_text_length: int
     threads: int
+    processes: int
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -196,6 +198,7 @@ class BoilerplateConfig:
             url_field=_optional_field(settings, "BOILERPLATE_URL_FIELD", "url"),
             min_text_length=_non_negative_int(settings, "BOILERPLATE_MIN_TEXT_LENGTH"),
             threads=_non_negative_int(settings, "BOILERPLATE_THREADS"),
+            processes=_non_negative_int(settings, "BOILERPLATE_PROCESSES"),
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
