@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .datasets import DatasetError, Page, detect_format, load_pages, resolve_dataset
-from .peers import PeerUnavailableError, resolve_extractor
+from .peers import PEERS, PeerUnavailableError, parse_spec, resolve_extractor
 from .report import (
     PageRun,
     PageScore,
@@ -118,4 +118,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if snippets and args.page_type is None and results:
         print("\n### Word-shingle F1 by page type\n")
         print(type_table(results))
+    registered = [spec for spec in extractors if parse_spec(spec)[0] not in PEERS]
+    if fmt == "l3s-gn1" and registered:
+        from .blocks import block_table, l3s_block_summary
+
+        print("\n### Word-weighted block classification of the annotated pages\n")
+        print(block_table([l3s_block_summary(spec, root, pages) for spec in registered]))
     return 0
