@@ -1,0 +1,102 @@
+"""Regenerate ``docs/reproduction.md`` and ``docs/img/*.png`` (GitHub issue 5).
+
+Usage (from the repository root, with the ``eval`` extra installed)::
+
+    python -m benchmarks.reproduce [--skip-svm] [--limit N]
+
+Needs the datasets under ``../shared/datasets`` (or ``$BOILERPLATE_DATASETS``); takes about
+4 minutes on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
+from scrapy_boilerplate.evaluation.l3s import annotated_html
+
+from .data import l3s_root, labelled_blocks
+from .grandparent import grandparent_markdown, run_grandparent
+from .notes import NOTES
+from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
+from .strategies import run_strategies, strategies_markdown
+from .table2 import run_table2, table2_markdown
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-svm", action="store_true", help="leave out the SMO row")
+    parser.add_argument("--limit", type=int, default=None, help="use only the first N pages")
+    parser.add_argument("--output", type=Path, default=REPO / "docs" / "reproduction.md")
+    args = parser.parse_args(argv)
+    if not (l3s_root() / "annotated").is_dir():
+        print(f"L3S-GN1 not found under {datasets_root()}", file=sys.stderr)
+        return 2
+    started = time.time()
+    sections: dict[str, str] = {}
+
+    data = labelled_blocks(args.limit)
+    print(f"labelled {len(data.words)} blocks in {time.time() - started:.0f}s", file=sys.stderr)
+    rows = run_table2(data, skip_svm=args.skip_svm)
+    sections["table2_2"] = table2_markdown(rows, 2)
+    sections["table2_4"] = table2_markdown(rows, 4)
+    print(f"table 2 done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    simple, mixed = fit_models(data)
+    images = plot_figures(data, mixed, args.output.parent / "img")
+    by_words, by_density = density_words(data)
+    sections["section5"] = "\n".join(
+        [
+            "| Model | Parameter | ours | paper |",
+            "|---|---|---:|---:|",
+            f"| simple (Eq. 2) | P_T(N) | {simple.params['p_t_n']:.4f} | {PAPER_SIMPLE['p_t_n']} |",
+            f"| simple (Eq. 2) | R²adj % | {simple.r2_adj:.2f} | {PAPER_SIMPLE['r2_adj']} |",
+            f"| simple (Eq. 2) | RMSE | {simple.rmse:.4f} | 0.0046 |",
+            f"| mixed (Eq. 3) | P_N(S) | {mixed.params['p_n_s']:.4f} | {PAPER_MIXED['p_n_s']} |",
+            f"| mixed (Eq. 3) | P_S(N) | {mixed.params['p_s_n']:.4f} | {PAPER_MIXED['p_s_n']} |",
+            f"| mixed (Eq. 3) | P_L(N) | {mixed.params['p_l_n']:.5f} | {PAPER_MIXED['p_l_n']} |",
+            f"| mixed (Eq. 3) | R²adj % | {mixed.r2_adj:.2f} | {PAPER_MIXED['r2_adj']} |",
+            f"| mixed (Eq. 3) | RMSE | {mixed.rmse:.4f} | 0.0027 |",
+            f"| mixed (Eq. 3) | mean short / long block (words) | {1 / mixed.params['p_s_n']:.2f}"
+            f" / {1 / mixed.params['p_l_n']:.2f} | 2.52 / 22.89 |",
+            f"| §5.1 | words in blocks with ≥ 11 words | {by_words:,} | 345,175 |",
+            f"| §5.1 | words in blocks with text density ≥ 11 | {by_density:,} | 358,428 |",
+            f"| Table 1 | blocks / words | {len(data.words):,} / {int(data.words.sum()):,} |"
+            " 72,662 / 520,483 |",
+            "",
+            *(f"![{path.stem}](img/{path.name})" for path in images),
+        ]
+    )
+    print(f"section 5 done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    pages = list(load_pages(l3s_root(), limit=args.limit))
+    annotated = [
+        dataclasses.replace(page, html=annotated_html(l3s_root(), page.id)) for page in pages
+    ]
+    sections["strategies"] = strategies_markdown(run_strategies(pages))
+    sections["strategies_annotated"] = strategies_markdown(run_strategies(annotated))
+    print(f"strategies done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    results = [run_grandparent("L3S-GN1", pages)]
+    wcxb = datasets_root() / "wcxb-dev"
+    if wcxb.is_dir():
+        articles = list(load_pages(wcxb, limit=args.limit, page_type="article"))
+        results.append(run_grandparent("WCXB-dev articles", articles))
+    sections["grandparent"] = grandparent_markdown(results)
+    print(f"grandparent done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    text = NOTES.format(**sections, limit="all" if args.limit is None else args.limit)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output} in {time.time() - started:.0f}s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
