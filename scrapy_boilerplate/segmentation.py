@@ -15,7 +15,7 @@ from lxml import etree
 
 from . import labels as L
 from .document import Element, TextBlock, TextDocument
-from .tokens import LINK_END, LINK_START, strip_markers, word_stats
+from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers
 
 __all__ = ["segment", "IGNORABLE_TAGS", "INLINE_TAGS", "LABELS_BY_TAG"]
 
@@ -77,9 +77,9 @@ class _Segmenter:
         self.strict = strict_reference
         self.parts: list[str] = []
         self.label_stack: list[frozenset[str]] = []
-        self.in_link = False
         self.title: str | None = None
-        self.blocks: list[TextBlock] = []
+        # (token buffer, text, tag level, labels, element) of each block, in order
+        self.pending: list[tuple[str, str, int, set[str], Element | None]] = []
 
     def run(self, root: Element) -> None:
         classes = _CLASSES[self.strict]
@@ -233,7 +233,7 @@ class _Segmenter:
         element: Element | None,
         block_labels: set[str],
     ) -> bool:
-        """Turn the buffer into a block; return False if the buffer must be kept (markers only)."""
+        """Queue the buffer as a block; return False if it must be kept (link markers only)."""
         parts = self.parts
         buffer = "".join(parts)
         if len(buffer) == 1 and last_was_ws:
@@ -242,33 +242,38 @@ class _Segmenter:
         text = strip_markers(buffer).strip(" ")
         if not text:
             return False
-        stats = word_stats(buffer, self.in_link)
-        self.in_link = stats.in_link_after
-        offset = len(self.blocks)
         labels = set().union(*self.label_stack) if self.strict else block_labels
-        self.blocks.append(
-            TextBlock(
-                text=text,
-                num_words=stats.words,
-                num_linked_words=stats.linked_words,
-                num_wrapped_words=stats.wrapped_words,
-                num_wrapped_lines=stats.wrapped_lines,
-                num_word_chars=stats.word_chars,
-                tag_level=tag_level,
-                offset_start=offset,
-                offset_end=offset,
-                labels=labels,
-                elements=[element] if element is not None else [],
-            )
-        )
+        self.pending.append((buffer, text, tag_level, labels, element))
         parts.clear()
         return True
+
+    def build_blocks(self) -> list[TextBlock]:
+        """Turn the queued buffers into blocks, counting words for all of them at once."""
+        stats = block_word_stats([buffer for buffer, *_ in self.pending])
+        return [
+            TextBlock(
+                text,
+                counts.words,
+                counts.linked_words,
+                counts.wrapped_words,
+                counts.wrapped_lines,
+                counts.word_chars,
+                tag_level,
+                offset,
+                offset,
+                labels,
+                [element] if element is not None else [],
+            )
+            for offset, ((_, text, tag_level, labels, element), counts) in enumerate(
+                zip(self.pending, stats, strict=True)
+            )
+        ]
 
 
 def _head_title(head: Element) -> str | None:
     """The whitespace-collapsed text of the first non-empty ``<title>`` in ``<head>``."""
     for title in head.iter("title"):
-        text = " ".join("".join(title.itertext()).split())
+        text = " ".join(str(title.xpath("string()")).split())
         if text:
             return text
     return None
@@ -285,4 +290,5 @@ def segment(
     """
     segmenter = _Segmenter(strict_reference)
     segmenter.run(root)
-    return TextDocument(blocks=segmenter.blocks, title=segmenter.title, root=root, url=url)
+    blocks = segmenter.build_blocks()
+    return TextDocument(blocks=blocks, title=segmenter.title, root=root, url=url)

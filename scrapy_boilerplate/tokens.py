@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,6 +22,7 @@ __all__ = [
     "tokenize",
     "is_word",
     "word_stats",
+    "block_word_stats",
     "strip_markers",
 ]
 
@@ -32,44 +34,47 @@ LINK_END: Final = "\ue00b"
 WRAP_COLUMNS: Final = 80
 
 _GLUE = r"\"'.,!@\-:;$?()/"
-_WORD_OTHER_BOUNDARY = re.compile(rf"(?<=\w)(?=[^\w\s{_GLUE}])|(?<=[^\w\s{_GLUE}])(?=\w)")
 _HAS_ALNUM = re.compile(r"[^\W_]")
-# Any character that can touch a word character and split it from a token ("other" class).
-_OTHER_CHAR = re.compile(rf"[^\w\s{_GLUE}{LINK_START}{LINK_END}]")
+# A run of "other" characters (neither word, space, glue nor link marker).
+_OTHER_RUN = re.compile(rf"[^\w\s{_GLUE}{LINK_START}{LINK_END}]+")
 _MARKERS = re.compile(f"[{LINK_START}{LINK_END}] ?")
 _MARKER_SPLIT = re.compile(f"([{LINK_START}{LINK_END}])")
-# A whitespace-delimited token without any letter or digit.
-_NON_WORD_TOKEN = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
+# A word token of space-separated tokens: the whole token around its first letter or digit.
+# Only the ASCII space separates (NBSP and friends are not whitespace in the reference).
+_WORD = re.compile(rf"[^ \n{LINK_START}{LINK_END}]*?[^\W_][^ \n{LINK_START}{LINK_END}]*")
 
 
-def _non_spacing_mark_class() -> str:
-    """A regex character class of the non-spacing marks (Mn) of the BMP, as ranges.
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
-    Astral marks are left out: they are rare, and they make the class ~200 times slower.
+
+def _pad_other_run(match: re.Match[str]) -> str:
+    """Put a space between a run of "other" characters and a word character touching it.
+
+    Non-spacing marks (Mn) right after a word character belong to the word (Python's ``\\w``
+    leaves them out, which would split Devanagari or vocalised Arabic words).
     """
-    marks = [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code)) == "Mn"]
-    ranges: list[list[int]] = []
-    for code in marks:
-        if ranges and ranges[-1][1] == code - 1:
-            ranges[-1][1] = code
-        else:
-            ranges.append([code, code])
-    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]"
-
-
-_MARK = _non_spacing_mark_class()
-_ANY_MARK = re.compile(_MARK)
-# Non-spacing marks after a word character belong to the word (Python's \w excludes them).
-_MARKS_AFTER_WORD = re.compile(rf"(?<=\w){_MARK}+")
+    text = match.string
+    start, end = match.span()
+    run = match.group()
+    if start and _is_word_char(text[start - 1]):
+        marks = 0
+        while marks < len(run) and unicodedata.category(run[marks]) == "Mn":
+            marks += 1
+        if marks == len(run):
+            return run
+        head, run = run[:marks], " " + run[marks:]
+    else:
+        head = ""
+    tail = " " if end < len(text) and _is_word_char(text[end]) else ""
+    return head + run + tail
 
 
 def _space_tokens(text: str) -> str:
-    """Space-separate tokens; a non-spacing mark after a word character is part of the word."""
-    if _ANY_MARK.search(text) is None:
-        return _WORD_OTHER_BOUNDARY.sub(" ", text)
-    classed = _MARKS_AFTER_WORD.sub(lambda match: "a" * len(match.group()), text)
-    cuts = [match.start() for match in _WORD_OTHER_BOUNDARY.finditer(classed)]
-    return " ".join(text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True))
+    """Space-separate tokens: break wherever a word character touches an "other" character."""
+    if _OTHER_RUN.search(text) is None:
+        return text
+    return _OTHER_RUN.sub(_pad_other_run, text)
 
 
 def tokenize(text: str) -> list[str]:
@@ -105,61 +110,80 @@ class WordStats:
     in_link_after: bool
 
 
+# One greedy 80-column line of single-space-joined words: a word longer than the line stands
+# alone, otherwise as many words as fit.
+_WRAPPED_LINE = re.compile(rf"\S{{{WRAP_COLUMNS + 1},}}|\S.{{0,{WRAP_COLUMNS - 1}}}(?= |$)")
+
+
 def _wrap(words: list[str], word_chars: int) -> tuple[int, int]:
-    """Return (wrapped words, wrapped lines) of ``words`` laid out on 80-column lines."""
+    """Return (wrapped words, wrapped lines) of ``words`` laid out on 80-column lines.
+
+    Greedy layout, one space between words; the incomplete last line is dropped. As in the
+    reference, a first word longer than the line counts one extra wrapped line (Q8).
+    """
     count = len(words)
     if word_chars + count - 1 <= WRAP_COLUMNS:
         return count, 1
-    line_len = -1
-    wraps = words_on_line = 0
-    for size in map(len, words):
-        words_on_line += 1
-        line_len += size + 1
-        if line_len > WRAP_COLUMNS:
-            wraps += 1
-            line_len = size
-            words_on_line = 1
-    if wraps == 0 or count == words_on_line:
+    lines = _WRAPPED_LINE.findall(" ".join(words))
+    wraps = len(lines) - 1 + (len(words[0]) > WRAP_COLUMNS)
+    words_on_last_line = lines[-1].count(" ") + 1
+    if wraps == 0 or count == words_on_last_line:
         return count, 1  # density normalisation when no complete line is left
-    return count - words_on_line, wraps
+    return count - words_on_last_line, wraps
 
 
 def _words(spaced: str) -> list[str]:
-    """Word tokens of text whose tokens are already space-separated."""
-    tokens = spaced.split()
-    if _NON_WORD_TOKEN.search(spaced) is None:
-        return tokens
-    return [token for token in tokens if _HAS_ALNUM.search(token) is not None]
+    """Word tokens of one block whose tokens are already space-separated."""
+    return _WORD.findall(spaced)
 
 
-def word_stats(token_text: str, in_link: bool = False) -> WordStats:
-    """Count words, linked words and the 80-column wrap of a marked token buffer.
-
-    ``in_link`` is the link state at the start of the buffer (it carries across blocks when an
-    ``<a>`` holds block elements); the state at the end is returned as ``in_link_after``.
-    Token length is counted in code points (the reference counts UTF-16 units).
-    """
-    spaced = token_text
-    if _OTHER_CHAR.search(spaced) is not None:
-        spaced = _space_tokens(spaced)
+def _block_stats(spaced: str, in_link: bool) -> WordStats:
     if LINK_START not in spaced and LINK_END not in spaced:
         words = _words(spaced)
         linked = len(words) if in_link else 0
     else:
-        words = []
-        linked = 0
+        text_pieces: list[str] = []
+        linked_pieces: list[str] = []
         for piece in _MARKER_SPLIT.split(spaced):
             if piece == LINK_START:
                 in_link = True
             elif piece == LINK_END:
                 in_link = False
             else:
-                found = _words(piece)
-                words.extend(found)
+                text_pieces.append(piece)
                 if in_link:
-                    linked += len(found)
+                    linked_pieces.append(piece)
+        words = _words(" ".join(text_pieces))
+        linked = len(_words(" ".join(linked_pieces))) if linked_pieces else 0
     if not words:
         return WordStats(0, 0, 0, 1, 0, in_link)
     word_chars = sum(map(len, words))
     wrapped_words, wrapped_lines = _wrap(words, word_chars)
     return WordStats(len(words), linked, wrapped_words, wrapped_lines, word_chars, in_link)
+
+
+def block_word_stats(buffers: Sequence[str], in_link: bool = False) -> list[WordStats]:
+    """Word statistics of consecutive marked token buffers (one per block, no newlines inside).
+
+    The buffers are tokenised together (a few regex passes over the whole page instead of
+    several per block); the link state carries from one buffer to the next.
+    """
+    if not buffers:
+        return []
+    joined = _space_tokens("\n".join(buffers))
+    stats = []
+    for spaced in joined.split("\n"):
+        block = _block_stats(spaced, in_link)
+        in_link = block.in_link_after
+        stats.append(block)
+    return stats
+
+
+def word_stats(token_text: str, in_link: bool = False) -> WordStats:
+    """Count words, linked words and the 80-column wrap of one marked token buffer.
+
+    ``in_link`` is the link state at the start of the buffer (it carries across blocks when an
+    ``<a>`` holds block elements); the state at the end is returned as ``in_link_after``.
+    Token length is counted in code points (the reference counts UTF-16 units).
+    """
+    return block_word_stats([token_text], in_link)[0]

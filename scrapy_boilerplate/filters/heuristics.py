@@ -81,6 +81,9 @@ _TITLE_PUNCTUATION: Final = re.compile(r"[?!.\-:]+")
 MIN_TITLE_PART_WORDS: Final = 4
 
 
+_END_SUBSTRING: Final = re.compile("|".join(map(re.escape, _END_SUBSTRINGS)))
+
+
 def java_trim(text: str) -> str:
     """Strip characters <= U+0020 from both ends (Java ``String.trim``; NBSP is kept)."""
     return text.strip(_JAVA_TRIM_CHARS)
@@ -108,7 +111,7 @@ def _indicates_end_of_text(block: TextBlock, version: Version) -> bool:
         return (
             lowered.startswith(_END_PREFIXES)
             or _END_AFTER_NUMBER.match(lowered) is not None
-            or any(indicator in lowered for indicator in _END_SUBSTRINGS)
+            or _END_SUBSTRING.search(lowered) is not None
             or lowered == _END_EQUALS
         )
     return version == "1.3" and block.link_density == 1.0 and text == "Comment"
