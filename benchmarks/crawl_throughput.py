@@ -137,7 +137,7 @@ def run_child(mode: str, port: int, pages: int, extractor: str) -> None:
     process.crawl(crawler)
     from twisted.internet import reactor
 
-    reactor.callWhenRunning(watch_reactor)  # type: ignore[attr-defined]
+    reactor.callWhenRunning(watch_reactor)
     process.start()
     stats = crawler.stats.get_stats() if crawler.stats else {}
     print(

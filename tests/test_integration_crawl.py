@@ -237,6 +237,22 @@ def test_item_class_without_fields_passes_with_one_warning(
     assert {r.args[1] for r in warnings} == {"article_text", "article_title"}  # type: ignore[index]
 
 
+class PickyItem(dict):  # type: ignore[type-arg]
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key == "article_text":
+            raise ValueError("no article text here")
+        super().__setitem__(key, value)
+
+
+@pytest_twisted.inlineCallbacks
+def test_item_rejecting_the_values_is_passed_on(site: str) -> Crawl:
+    urls = [site + "article.html", site + "broken.html"]
+    result = yield crawl(settings(), urls=urls, make_item=lambda url: PickyItem(url=url))
+    assert sorted(item["url"] for item in result.items) == sorted(urls)
+    assert result.stats["boilerplate/items/errors"] == 2
+    assert all("article_text" not in item for item in result.items)
+
+
 @pytest_twisted.inlineCallbacks
 def test_existing_values_are_kept_unless_overwrite(site: str) -> Crawl:
     def make(url: str) -> dict[str, Any]:

@@ -60,15 +60,29 @@ def fill_item(
 
 
 def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> None:
-    """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items."""
+    """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items.
+
+    Never raises: an item that rejects the values is passed on as is (``items/errors``).
+    """
     config = runtime.config
-    report = fill_item(
-        item,
-        result,
-        text_field=config.text_field,
-        title_field=config.title_field,
-        overwrite=config.overwrite,
-    )
+    try:
+        report = fill_item(
+            item,
+            result,
+            text_field=config.text_field,
+            title_field=config.title_field,
+            overwrite=config.overwrite,
+        )
+    except Exception as exc:  # e.g. a validating item class rejecting the value
+        runtime.inc("items/errors")
+        runtime.warn_once(
+            ("fill_error", type(item).__qualname__, type(exc).__name__),
+            "Could not store the article of %s in a %s item: %r",
+            result.url,
+            type(item).__qualname__,
+            exc,
+        )
+        return
     if report.written:
         runtime.inc("items/enriched")
     if report.kept:
