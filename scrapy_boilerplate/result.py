@@ -12,13 +12,11 @@ from .document import Element, TextBlock, TextDocument
 
 __all__ = ["ExtractionResult", "article_text", "content_html"]
 
-_SPACE_RUN = re.compile(r"\s+")
+# Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
+_SPACE_RUN = re.compile(" {2,}")
+_KEPT_SPACES = "\xa0\u2007\u202f\x85"
 # Anchors force a space on both sides ("see <a>here</a>." -> "see here ."); undo it for display.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[.,;:!?)\]](?:\s|$))")
-
-
-def _clean_line(line: str) -> str:
-    return _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", line).strip())
 
 
 def article_text(blocks: list[TextBlock]) -> str:
@@ -27,10 +25,12 @@ def article_text(blocks: list[TextBlock]) -> str:
     Internal whitespace runs are collapsed and the space anchors force before punctuation is
     removed; a merged block contributes one paragraph per line.
     """
-    lines = (
-        _clean_line(line) for block in blocks if block.is_content for line in block.text.split("\n")
-    )
-    return "\n\n".join(line for line in lines if line)
+    text = "\n".join(block.text for block in blocks if block.is_content)
+    for space in _KEPT_SPACES:
+        if space in text:
+            text = text.replace(space, " ")
+    text = _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", text))
+    return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
 
 
 def content_html(blocks: list[TextBlock]) -> str:

@@ -9,6 +9,7 @@ bounded only by the parser.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from lxml import etree
@@ -43,12 +44,10 @@ LABELS_BY_TAG: Final[dict[str, frozenset[str]]] = {
 }
 _NOT_BLOCK_LEVEL: Final = INLINE_TAGS | _INLINE_SPACED_TAGS | {"a"}
 _COMMON_WHITESPACE: Final = " \t\n\r\x0c"
-# str.isspace() minus the characters Java does not treat as whitespace.
-_WHITESPACE_TO_SPACE: Final = {
-    code: " "
-    for code in range(0x3001)
-    if chr(code).isspace() and chr(code) not in "\u00a0\u2007\u202f\u0085"
-}
+# Java whitespace other than the space: str.isspace() minus U+00A0, U+2007, U+202F, U+0085.
+_JAVA_WHITESPACE: Final = re.compile(
+    "[\t\n\x0b\x0c\r\x1c-\x1f\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]"
+)
 
 
 def _tag_classes(strict_reference: bool) -> dict[str, int]:
@@ -86,7 +85,7 @@ class _Segmenter:
         strict = self.strict
         parts = self.parts
         label_stack = self.label_stack
-        translate = str.translate
+        java_whitespace = _JAVA_WHITESPACE.sub
         last_was_ws = False
         in_body = in_anchor = in_ignorable = 0
         tag_level = 0
@@ -95,25 +94,6 @@ class _Segmenter:
         block_labels: set[str] = set()
         flush_pending = False
         last_start_tag = ""
-
-        def flush() -> None:
-            nonlocal block_tag_level, block_element, block_labels
-            if not in_body:
-                if last_start_tag == "title":
-                    title = strip_markers("".join(parts)).strip()
-                    if title:
-                        self.title = title
-                parts.clear()
-                block_element = None
-                if not strict:
-                    block_tag_level = -1
-            elif block_element is None:
-                if parts == [" "]:
-                    parts.clear()  # whitespace only; a buffer holding link markers is kept
-            elif self._emit(last_was_ws, block_tag_level, block_element, block_labels):
-                block_tag_level = -1
-                block_element = None
-                block_labels = set()
 
         walker = etree.iterwalk(root, events=("start", "end"))
         for event, element in walker:
@@ -150,7 +130,14 @@ class _Segmenter:
                 elif kind == _BODY:
                     tag_level += 1
                     if parts:
-                        flush()
+                        block_tag_level, block_element, block_labels = self._flush(
+                            in_body,
+                            last_start_tag,
+                            last_was_ws,
+                            block_tag_level,
+                            block_element,
+                            block_labels,
+                        )
                     in_body += 1
                 elif not last_was_ws:  # _INLINE_SPACED
                     parts.append(" ")
@@ -176,7 +163,14 @@ class _Segmenter:
                         flush_pending = True
                     elif kind == _BODY:
                         if parts:
-                            flush()
+                            block_tag_level, block_element, block_labels = self._flush(
+                                in_body,
+                                last_start_tag,
+                                last_was_ws,
+                                block_tag_level,
+                                block_element,
+                                block_labels,
+                            )
                         in_body -= 1
                     elif not last_was_ws:  # _INLINE_SPACED
                         parts.append(" ")
@@ -184,7 +178,14 @@ class _Segmenter:
                     if kind != _INLINE_SPACED:
                         tag_level -= 1
                     if flush_pending and parts:
-                        flush()
+                        block_tag_level, block_element, block_labels = self._flush(
+                            in_body,
+                            last_start_tag,
+                            last_was_ws,
+                            block_tag_level,
+                            block_element,
+                            block_labels,
+                        )
                     if kind == _LABELLED:
                         label_stack.pop()
                 chunk = element.tail
@@ -194,12 +195,22 @@ class _Segmenter:
             # text event
             if flush_pending:
                 if parts:
-                    flush()
+                    block_tag_level, block_element, block_labels = self._flush(
+                        in_body,
+                        last_start_tag,
+                        last_was_ws,
+                        block_tag_level,
+                        block_element,
+                        block_labels,
+                    )
                 flush_pending = False
             if in_ignorable:
                 continue
-            chunk = translate(chunk, _WHITESPACE_TO_SPACE)
-            stripped = chunk.strip(" ")
+            if chunk.strip(_COMMON_WHITESPACE):
+                chunk = java_whitespace(" ", chunk)
+                stripped = chunk.strip(" ")
+            else:
+                stripped = ""  # the usual whitespace between tags
             if not stripped:
                 if not last_was_ws:
                     parts.append(" ")
@@ -224,7 +235,38 @@ class _Segmenter:
             else:
                 last_was_ws = False
         if parts:
-            flush()
+            block_tag_level, block_element, block_labels = self._flush(
+                in_body, last_start_tag, last_was_ws, block_tag_level, block_element, block_labels
+            )
+
+    def _flush(
+        self,
+        in_body: int,
+        last_start_tag: str,
+        last_was_ws: bool,
+        block_tag_level: int,
+        block_element: Element | None,
+        block_labels: set[str],
+    ) -> tuple[int, Element | None, set[str]]:
+        """Emit the buffered text (or capture the title outside ``<body>``).
+
+        Returns the next (block tag level, block element, block labels) state.
+        """
+        parts = self.parts
+        if not in_body:
+            if last_start_tag == "title":
+                title = strip_markers("".join(parts)).strip()
+                if title:
+                    self.title = title
+            parts.clear()
+            return (block_tag_level if self.strict else -1), None, block_labels
+        if block_element is None:
+            if parts == [" "]:
+                parts.clear()  # whitespace only; a buffer holding link markers is kept
+            return block_tag_level, block_element, block_labels
+        if self._emit(last_was_ws, block_tag_level, block_element, block_labels):
+            return -1, None, set()
+        return block_tag_level, block_element, block_labels
 
     def _emit(
         self,

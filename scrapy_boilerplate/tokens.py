@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 __all__ = [
     "LINK_START",
@@ -94,8 +93,7 @@ def strip_markers(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class WordStats:
+class WordStats(NamedTuple):
     """Counts of one block's tokens, as used by the classifiers.
 
     ``wrapped_words`` / ``wrapped_lines`` give text density: words per 80-column line, with
