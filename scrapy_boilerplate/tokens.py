@@ -37,7 +37,8 @@ _HAS_ALNUM = re.compile(r"[^\W_]")
 # A run of "other" characters (neither word, space, glue nor link marker).
 _OTHER_RUN = re.compile(rf"[^\w\s{_GLUE}{LINK_START}{LINK_END}]+")
 _MARKERS = re.compile(f"[{LINK_START}{LINK_END}] ?")
-_MARKER_SPLIT = re.compile(f"([{LINK_START}{LINK_END}])")
+# The text between a link-start and the next link-end marker (markers strictly alternate).
+_LINKED_SPAN = re.compile(f"{LINK_START}([^{LINK_END}]*){LINK_END}")
 # A word token of space-separated tokens: the whole token around its first letter or digit.
 # Only the ASCII space separates (NBSP and friends are not whitespace in the reference).
 _WORD = re.compile(rf"[^ \n{LINK_START}{LINK_END}]*?[^\W_][^ \n{LINK_START}{LINK_END}]*")
@@ -130,29 +131,19 @@ def _wrap(words: list[str], word_chars: int) -> tuple[int, int]:
     return count - words_on_last_line, wraps
 
 
-def _words(spaced: str) -> list[str]:
-    """Word tokens of one block whose tokens are already space-separated."""
-    return _WORD.findall(spaced)
-
-
 def _block_stats(spaced: str, in_link: bool) -> WordStats:
-    if LINK_START not in spaced and LINK_END not in spaced:
-        words = _words(spaced)
+    """Statistics of one block whose tokens are already space-separated."""
+    words = _WORD.findall(spaced)
+    last_start = spaced.rfind(LINK_START)
+    last_end = spaced.rfind(LINK_END)
+    if last_start == last_end:  # no marker: -1 == -1
         linked = len(words) if in_link else 0
     else:
-        text_pieces: list[str] = []
-        linked_pieces: list[str] = []
-        for piece in _MARKER_SPLIT.split(spaced):
-            if piece == LINK_START:
-                in_link = True
-            elif piece == LINK_END:
-                in_link = False
-            else:
-                text_pieces.append(piece)
-                if in_link:
-                    linked_pieces.append(piece)
-        words = _words(" ".join(text_pieces))
-        linked = len(_words(" ".join(linked_pieces))) if linked_pieces else 0
+        marked = LINK_START + spaced if in_link else spaced
+        in_link = last_start > last_end
+        if in_link:
+            marked += LINK_END
+        linked = len(_WORD.findall(" ".join(_LINKED_SPAN.findall(marked))))
     if not words:
         return WordStats(0, 0, 0, 1, 0, in_link)
     word_chars = sum(map(len, words))
