@@ -77,6 +77,10 @@ class _Segmenter:
         self.parts: list[str] = []
         self.label_stack: list[frozenset[str]] = []
         self.title: str | None = None
+        # the block being buffered: tag level of its first text, its element, its labels
+        self.block_tag_level = -1
+        self.block_element: Element | None = None
+        self.block_labels: set[str] = set()
         # (token buffer, text, tag level, labels, element) of each block, in order
         self.pending: list[tuple[str, str, int, set[str], Element | None]] = []
 
@@ -89,9 +93,6 @@ class _Segmenter:
         last_was_ws = False
         in_body = in_anchor = in_ignorable = 0
         tag_level = 0
-        block_tag_level = -1
-        block_element: Element | None = None
-        block_labels: set[str] = set()
         flush_pending = False
         last_start_tag = ""
 
@@ -130,14 +131,7 @@ class _Segmenter:
                 elif kind == _BODY:
                     tag_level += 1
                     if parts:
-                        block_tag_level, block_element, block_labels = self._flush(
-                            in_body,
-                            last_start_tag,
-                            last_was_ws,
-                            block_tag_level,
-                            block_element,
-                            block_labels,
-                        )
+                        self._flush(in_body, last_start_tag, last_was_ws)
                     in_body += 1
                 elif not last_was_ws:  # _INLINE_SPACED
                     parts.append(" ")
@@ -163,14 +157,7 @@ class _Segmenter:
                         flush_pending = True
                     elif kind == _BODY:
                         if parts:
-                            block_tag_level, block_element, block_labels = self._flush(
-                                in_body,
-                                last_start_tag,
-                                last_was_ws,
-                                block_tag_level,
-                                block_element,
-                                block_labels,
-                            )
+                            self._flush(in_body, last_start_tag, last_was_ws)
                         in_body -= 1
                     elif not last_was_ws:  # _INLINE_SPACED
                         parts.append(" ")
@@ -178,14 +165,7 @@ class _Segmenter:
                     if kind != _INLINE_SPACED:
                         tag_level -= 1
                     if flush_pending and parts:
-                        block_tag_level, block_element, block_labels = self._flush(
-                            in_body,
-                            last_start_tag,
-                            last_was_ws,
-                            block_tag_level,
-                            block_element,
-                            block_labels,
-                        )
+                        self._flush(in_body, last_start_tag, last_was_ws)
                     if kind == _LABELLED:
                         label_stack.pop()
                 chunk = element.tail
@@ -195,14 +175,7 @@ class _Segmenter:
             # text event
             if flush_pending:
                 if parts:
-                    block_tag_level, block_element, block_labels = self._flush(
-                        in_body,
-                        last_start_tag,
-                        last_was_ws,
-                        block_tag_level,
-                        block_element,
-                        block_labels,
-                    )
+                    self._flush(in_body, last_start_tag, last_was_ws)
                 flush_pending = False
             if in_ignorable:
                 continue
@@ -218,16 +191,16 @@ class _Segmenter:
                 continue
             if chunk[0] == " " and not last_was_ws:
                 parts.append(" ")
-            if block_element is None:
-                if block_tag_level == -1:
-                    block_tag_level = tag_level
+            if self.block_element is None:
+                if self.block_tag_level == -1:
+                    self.block_tag_level = tag_level
                 # the text's container: the element itself, or its parent for a tail
                 container = element.getparent() if is_tail else element
                 while container is not None and container.tag in _NOT_BLOCK_LEVEL:
                     container = container.getparent()
-                block_element = container if container is not None else element
+                self.block_element = container if container is not None else element
                 if not strict:
-                    block_labels = set().union(*label_stack)
+                    self.block_labels = set().union(*label_stack)
             parts.append(stripped)
             if chunk[-1] == " ":
                 parts.append(" ")
@@ -235,23 +208,10 @@ class _Segmenter:
             else:
                 last_was_ws = False
         if parts:
-            block_tag_level, block_element, block_labels = self._flush(
-                in_body, last_start_tag, last_was_ws, block_tag_level, block_element, block_labels
-            )
+            self._flush(in_body, last_start_tag, last_was_ws)
 
-    def _flush(
-        self,
-        in_body: int,
-        last_start_tag: str,
-        last_was_ws: bool,
-        block_tag_level: int,
-        block_element: Element | None,
-        block_labels: set[str],
-    ) -> tuple[int, Element | None, set[str]]:
-        """Emit the buffered text (or capture the title outside ``<body>``).
-
-        Returns the next (block tag level, block element, block labels) state.
-        """
+    def _flush(self, in_body: int, last_start_tag: str, last_was_ws: bool) -> None:
+        """Emit the buffered text as a block (or capture the title outside ``<body>``)."""
         parts = self.parts
         if not in_body:
             if last_start_tag == "title":
@@ -259,35 +219,27 @@ class _Segmenter:
                 if title:
                     self.title = title
             parts.clear()
-            return (block_tag_level if self.strict else -1), None, block_labels
-        if block_element is None:
+            self.block_element = None
+            if not self.strict:
+                self.block_tag_level = -1
+            return
+        if self.block_element is None:
             if parts == [" "]:
                 parts.clear()  # whitespace only; a buffer holding link markers is kept
-            return block_tag_level, block_element, block_labels
-        if self._emit(last_was_ws, block_tag_level, block_element, block_labels):
-            return -1, None, set()
-        return block_tag_level, block_element, block_labels
-
-    def _emit(
-        self,
-        last_was_ws: bool,
-        tag_level: int,
-        element: Element | None,
-        block_labels: set[str],
-    ) -> bool:
-        """Queue the buffer as a block; return False if it must be kept (link markers only)."""
-        parts = self.parts
+            return
         buffer = "".join(parts)
         if len(buffer) == 1 and last_was_ws:
             parts.clear()
-            return True
+            return
         text = strip_markers(buffer).strip(" ")
         if not text:
-            return False
-        labels = set().union(*self.label_stack) if self.strict else block_labels
-        self.pending.append((buffer, text, tag_level, labels, element))
+            return  # link markers only: they go into the next block
+        labels = set().union(*self.label_stack) if self.strict else self.block_labels
+        self.pending.append((buffer, text, self.block_tag_level, labels, self.block_element))
         parts.clear()
-        return True
+        self.block_tag_level = -1
+        self.block_element = None
+        self.block_labels = set()
 
     def build_blocks(self) -> list[TextBlock]:
         """Turn the queued buffers into blocks, counting words for all of them at once."""
