@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from lxml import etree
+
 from .document import Element, TextDocument
 
 __all__ = ["find_title", "strip_site_name"]
@@ -42,10 +44,15 @@ def _overlap(candidate: str, title: str) -> float:
     return len(words & _words(title)) / len(words) if words else 0.0
 
 
+_META_TITLES = etree.XPath(
+    "//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
+)
+_TEXT = etree.XPath("string()")
+
+
 def _meta_title(root: Element) -> str | None:
-    for value in root.xpath(
-        "//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
-    ):
+    values = _META_TITLES(root)
+    for value in values if isinstance(values, list) else ():
         text = _normalise(str(value))
         if text:
             return text
@@ -57,7 +64,7 @@ def find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
     headings: list[str] = []
     if doc.root is not None:
-        headings = [_normalise("".join(h.itertext())) for h in doc.root.iter("h1")]
+        headings = [_normalise(str(_TEXT(h))) for h in doc.root.iter("h1")]
         headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
         meta = _meta_title(doc.root)
         if meta:
