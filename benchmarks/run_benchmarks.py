@@ -440,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     method = "\n".join(
         [
-            "## Method",
+            "## Extraction benchmark: method",
             "",
             f"Generated {date.today().isoformat()} by `{command.strip()}` on "
             f"{platform.machine()}, Python {platform.python_version()}, {_cpu_count()} CPUs; "
@@ -462,8 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sections = {
         "method": method,
-        "quality": "## Quality\n\n" + "\n\n".join(quality),
-        "speed": "## Speed\n\n" + speed_table(results),
+        "quality": "## Extraction quality\n\n" + "\n\n".join(quality),
+        "speed": "## Extraction speed\n\n" + speed_table(results),
         "acceptance": "## Issue-2 checks\n\n" + acceptance(runs, subsets, args.bootstrap),
     }
     if "article" in runs and runs["article"].available:
