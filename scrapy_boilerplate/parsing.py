@@ -21,7 +21,8 @@ _BINARY_SAMPLE = 1024
 #: Share of control characters in the first KiB above which bytes are taken as binary.
 _MAX_CONTROL_SHARE = 0.1
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+# An XML declaration (lxml refuses one with an encoding in text input); "?>" may be missing.
+_XML_DECLARATION = re.compile(r"[\s\ufeff]*<\?xml[^>]*>")
 
 
 def looks_binary(data: bytes) -> bool:
@@ -52,11 +53,13 @@ def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
     Raises :class:`InvalidInputError` for empty, whitespace-only or binary input.
     """
     text = decode_html(html, content_type) if isinstance(html, bytes) else html
-    if not text.strip():
+    if not text or text.isspace() or text == "\ufeff":
         raise InvalidInputError("empty document")
     if "\x00" in text:
         text = text.replace("\x00", "")
-    text = _XML_DECLARATION.sub("", text, count=1)
+    declaration = _XML_DECLARATION.match(text)
+    if declaration:
+        text = text[declaration.end() :]
     try:
         root = etree.fromstring(text, parser=_PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:

@@ -95,6 +95,13 @@ def test_xml_declaration_in_text_input_is_accepted() -> None:
     assert "council approved" in extract(html).text
 
 
+def test_unclosed_xml_declaration_with_junk_encoding_is_dropped() -> None:
+    junk = ", ".join(["words"] * 200)
+    html = f'<?xml version="1.0" encoding="{junk}"<html><body>{PARAGRAPH}</body></html>'
+    assert "council approved" in extract(html.encode()).text
+    assert "council approved" in extract(html).text
+
+
 def test_nul_characters_in_text_input_are_dropped() -> None:
     html = (
         "<html><body><p>"
