@@ -14,7 +14,7 @@ from w3lib.encoding import html_to_unicode
 from .document import Element
 from .errors import InvalidInputError
 
-__all__ = ["decode_html", "parse_html", "looks_binary"]
+__all__ = ["decode_html", "parse_html", "looks_binary", "strip_xml_declaration"]
 
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
 _BINARY_SAMPLE = 1024
@@ -47,6 +47,16 @@ def decode_html(data: bytes, content_type: str | None = None) -> str:
     return text
 
 
+def strip_xml_declaration(text: str) -> str:
+    """Remove a leading XML declaration (lxml refuses text input that declares an encoding).
+
+    Leading whitespace and BOMs go with it; a declaration missing its ``?>`` ends at the first
+    ``>``.
+    """
+    declaration = _XML_DECLARATION.match(text)
+    return text[declaration.end() :] if declaration else text
+
+
 def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
     """Parse a page into an ``<html>`` element; comments and processing instructions are dropped.
 
@@ -57,9 +67,7 @@ def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
         raise InvalidInputError("empty document")
     if "\x00" in text:
         text = text.replace("\x00", "")
-    declaration = _XML_DECLARATION.match(text)
-    if declaration:
-        text = text[declaration.end() :]
+    text = strip_xml_declaration(text)
     try:
         root = etree.fromstring(text, parser=_PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:

@@ -6,14 +6,13 @@ One :class:`PageScore` per (extractor, page) holds the page's counts under every
 
 from __future__ import annotations
 
-import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import BoilerplateError
-from ..parsing import decode_html
+from ..parsing import decode_html, strip_xml_declaration
 from .datasets import Page
 from .metrics import (
     Counts,
@@ -42,7 +41,6 @@ __all__ = [
 ]
 
 ALL_TYPES = "all"
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,7 @@ class Summary:
 def page_text(page: Page) -> str:
     """The page decoded to text the way this package decodes pages (BOM, meta, sniffing), with a
     leading XML declaration removed (lxml refuses text that declares an encoding)."""
-    return _XML_DECLARATION.sub("", decode_html(page.html), count=1)
+    return strip_xml_declaration(decode_html(page.html))
 
 
 def run_extractor(extract: TextExtractor, pages: Iterable[Page]) -> list[PageRun]:
