@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 from .errors import BoilerplateError
 from .evaluation.cli import add_evaluate_command
+from .evaluation.datasets import html_files, read_html
 from .extractors import available_extractors, get_extractor
 
 __all__ = ["main", "build_parser", "read_page"]
@@ -27,8 +27,7 @@ def read_page(path: str) -> bytes:
     """Read a page from a file (``.gz`` is decompressed) or from standard input (``-``)."""
     if path == "-":
         return sys.stdin.buffer.read()
-    data = Path(path).read_bytes()
-    return gzip.decompress(data) if path.endswith(".gz") else data
+    return read_html(Path(path))
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -74,17 +73,6 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     return status
 
 
-def dataset_pages(directory: Path) -> Iterator[tuple[str, Path]]:
-    """Yield ``(id, path)`` for ``directory/html/<id>.html[.gz]`` (article-benchmark and WCXB)."""
-    html_dir = directory / "html" if (directory / "html").is_dir() else directory
-    for path in sorted(html_dir.iterdir()):
-        name = path.name
-        for suffix in (".html.gz", ".htm.gz", ".html", ".htm"):
-            if name.endswith(suffix):
-                yield name[: -len(suffix)], path
-                break
-
-
 def _extract_one(job: tuple[str, str, str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     page_id, path, name, options = job
     try:
@@ -107,7 +95,7 @@ def _cmd_extract_dir(args: argparse.Namespace) -> int:
     get_extractor(args.extractor, **options)  # fail fast on a bad name or option
     jobs = [
         (pid, str(path), args.extractor, options)
-        for pid, path in dataset_pages(Path(args.directory))
+        for pid, path in html_files(Path(args.directory)).items()
     ]
     show = sys.stderr.isatty() and not args.quiet
     predictions: dict[str, dict[str, Any]] = {}

@@ -30,6 +30,8 @@ __all__ = [
     "resolve_dataset",
     "detect_format",
     "load_pages",
+    "html_files",
+    "read_html",
 ]
 
 DatasetFormat = Literal["wcxb", "article-benchmark", "l3s-gn1"]
@@ -121,17 +123,20 @@ def load_pages(
         yield page
 
 
-def _read_html(path: Path) -> bytes:
+def read_html(path: Path) -> bytes:
+    """Bytes of an HTML file; a ``.gz`` file is decompressed."""
     if path.suffix == ".gz":
         with gzip.open(path, "rb") as handle:
             return handle.read()
     return path.read_bytes()
 
 
-def _html_files(root: Path) -> dict[str, Path]:
-    """Map page id -> html file (``<id>.html.gz`` or ``<id>.html``) of ``root/html``."""
+def html_files(root: Path) -> dict[str, Path]:
+    """Map page id -> html file (``<id>.html[.gz]``) of ``root/html``, or of ``root`` itself
+    when it has no ``html`` folder; ids in sorted order."""
+    html_dir = root / "html" if (root / "html").is_dir() else root
     files: dict[str, Path] = {}
-    for path in sorted((root / "html").iterdir()):
+    for path in sorted(html_dir.iterdir()):
         name = path.name
         for suffix in (".html.gz", ".htm.gz", ".html", ".htm"):
             if name.endswith(suffix):
@@ -147,7 +152,7 @@ def _snippets(value: Any) -> tuple[str, ...]:
 
 
 def _load_wcxb(root: Path, only_type: str | None) -> Iterator[Page]:
-    for page_id, html_path in _html_files(root).items():
+    for page_id, html_path in html_files(root).items():
         truth_path = root / "ground-truth" / f"{page_id}.json"
         if not truth_path.is_file():
             continue
@@ -158,7 +163,7 @@ def _load_wcxb(root: Path, only_type: str | None) -> Iterator[Page]:
             continue  # skip before reading the page
         yield Page(
             id=page_id,
-            html=_read_html(html_path),
+            html=read_html(html_path),
             url=data.get("url"),
             gold_text=truth.get("main_content") or "",
             title=truth.get("title") or None,
@@ -172,13 +177,13 @@ def _load_article_benchmark(root: Path) -> Iterator[Page]:
     truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
     if not isinstance(truth, dict):
         raise DatasetError(f"{root / 'ground-truth.json'} must map page id -> record")
-    for page_id, html_path in _html_files(root).items():
+    for page_id, html_path in html_files(root).items():
         record = truth.get(page_id)
         if not isinstance(record, dict):
             continue
         yield Page(
             id=page_id,
-            html=_read_html(html_path),
+            html=read_html(html_path),
             url=record.get("url"),
             gold_text=record.get("articleBody") or "",
             title=record.get("headline") or record.get("title") or None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from urllib.parse import urlsplit
 
 from scrapy.http import Response
 from w3lib.url import url_query_cleaner
@@ -42,6 +43,11 @@ def split_arg(value: str | list[str] | tuple[str, ...] | None) -> list[str]:
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     return list(value)
+
+
+def hosts_of(urls: list[str]) -> list[str]:
+    """The distinct host names of ``urls``, sorted (the default ``allowed_domains``)."""
+    return sorted({urlsplit(url).hostname or "" for url in urls})
 
 
 def article_item(response: Response) -> ArticleItem:

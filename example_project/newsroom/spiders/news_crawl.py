@@ -10,14 +10,13 @@ the site (home, sections, pagination, author pages) is only followed for links.
 from __future__ import annotations
 
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
 from scrapy.http import Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 
 from ..items import ArticleItem
-from .articles import article_item, clean_url, split_arg
+from .articles import article_item, clean_url, hosts_of, split_arg
 
 __all__ = ["NewsCrawlSpider", "ARTICLE_PATTERNS", "DENY_PATTERNS"]
 
@@ -59,9 +58,7 @@ class NewsCrawlSpider(CrawlSpider):
             raise ValueError(
                 "news_crawl needs start pages: scrapy crawl news_crawl -a start_urls=https://site/"
             )
-        self.allowed_domains = split_arg(allowed_domains) or sorted(
-            {urlsplit(url).hostname or "" for url in self.start_urls}
-        )
+        self.allowed_domains = split_arg(allowed_domains) or hosts_of(self.start_urls)
         allow = _patterns(article_patterns) or ARTICLE_PATTERNS
         deny = _patterns(deny_patterns) or DENY_PATTERNS
         self.rules = (

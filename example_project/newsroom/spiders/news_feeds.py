@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
 from scrapy import Request
 from scrapy.http import Response
@@ -20,14 +19,10 @@ from scrapy.selector import Selector
 from scrapy.spiders import SitemapSpider, XMLFeedSpider
 
 from ..items import ArticleItem
-from .articles import article_item, clean_url, split_arg
+from .articles import article_item, clean_url, hosts_of, split_arg
 from .news_crawl import ARTICLE_PATTERNS
 
 __all__ = ["NewsSitemapSpider", "NewsRssSpider"]
-
-
-def _hosts(urls: list[str]) -> list[str]:
-    return sorted({urlsplit(url).hostname or "" for url in urls})
 
 
 class NewsSitemapSpider(SitemapSpider):
@@ -46,7 +41,7 @@ class NewsSitemapSpider(SitemapSpider):
             raise ValueError(
                 "news_sitemap needs sitemaps: scrapy crawl news_sitemap -a sitemap_urls=https://site/robots.txt"
             )
-        self.allowed_domains = split_arg(allowed_domains) or _hosts(self.sitemap_urls)
+        self.allowed_domains = split_arg(allowed_domains) or hosts_of(self.sitemap_urls)
         super().__init__(*args, **kwargs)
 
     def parse_article(self, response: Response) -> ArticleItem:
@@ -75,7 +70,7 @@ class NewsRssSpider(XMLFeedSpider):
             raise ValueError(
                 "news_rss needs feeds: scrapy crawl news_rss -a feed_urls=https://site/rss.xml"
             )
-        self.allowed_domains = split_arg(allowed_domains) or _hosts(self.start_urls)
+        self.allowed_domains = split_arg(allowed_domains) or hosts_of(self.start_urls)
         super().__init__(*args, **kwargs)
 
     def parse_node(self, response: Response, selector: Selector) -> Iterator[Request]:
