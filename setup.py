@@ -44,6 +44,7 @@ setup(
         "test": [
             "pytest>=7",
             "pytest-twisted>=1.14",
+            "pytest-timeout>=2.1",
             "scikit-learn>=1.3",
             "numpy>=1.24",
             "psycopg[binary]>=3.1",

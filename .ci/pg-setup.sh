@@ -1,28 +1,51 @@
 #!/usr/bin/env bash
 # Install (Debian packages), start and prepare a local PostgreSQL server for the storage tests.
-# Idempotent. Prints one line on stdout, for `eval "$(bash .ci/pg-setup.sh)"`:
+# Idempotent. Usage: bash .ci/pg-setup.sh ENV_FILE
+# On success ENV_FILE holds one line, for `source`:
 #   export BOILERPLATE_TEST_POSTGRES_URL=postgresql://newsroom:newsroom@127.0.0.1:PORT/newsroom_test
-# Everything else goes to stderr. Needs root (or passwordless sudo) for apt-get and the cluster.
+# Progress goes to stderr. Needs root (or passwordless sudo) for apt-get and the cluster.
+#
+# Daemons started here (the server, and the one apt-get's post-install may start) get no
+# inherited descriptors but /dev/null and a log file: a server holding the caller's pipe
+# open would keep `$(...)` or a CI log reader waiting for ever.
 set -euo pipefail
-exec 3>&1 1>&2
+env_file=${1:?usage: pg-setup.sh ENV_FILE}
+rm -f "$env_file"
+exec 1>&2
 
 ROLE=newsroom
 PASSWORD=newsroom
 DATABASE=newsroom_test
+LOG=${TMPDIR:-/tmp}/boilerplate-pg-setup.log
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 as_postgres() { as_root su postgres -s /bin/sh -c "$1"; }
+close_inherited_descriptors() {
+    local fd
+    for fd in $(ls /proc/$BASHPID/fd); do
+        case $fd in 0 | 1 | 2) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+    done
+}
+# Run "$@" detached from our descriptors; print its log if it fails.
+detached() {
+    if ! (close_inherited_descriptors; "$@") </dev/null >>"$LOG" 2>&1; then
+        echo "failed: $*" >&2
+        tail -n 40 "$LOG" >&2
+        return 1
+    fi
+}
 
+: >"$LOG"
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq postgresql >/dev/null
+    detached as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive detached as_root apt-get install -y -qq postgresql
 fi
 version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
 if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main"' | grep -q .; then
-    as_root pg_createcluster "$version" main
+    detached as_root pg_createcluster "$version" main
 fi
 if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" && $4 == "online"' | grep -q .; then
-    as_root pg_ctlcluster "$version" main start
+    detached as_root pg_ctlcluster "$version" main start
 fi
 port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
 for _ in $(seq 1 30); do
@@ -39,4 +62,4 @@ if [ "$(psql_admin "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'")" != 
     psql_admin "CREATE DATABASE $DATABASE OWNER $ROLE"
 fi
 
-echo "export BOILERPLATE_TEST_POSTGRES_URL=postgresql://$ROLE:$PASSWORD@127.0.0.1:$port/$DATABASE" >&3
+echo "export BOILERPLATE_TEST_POSTGRES_URL=postgresql://$ROLE:$PASSWORD@127.0.0.1:$port/$DATABASE" >"$env_file"
