@@ -2,9 +2,36 @@
 
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).parent
+
+
+def speedups() -> list[Extension]:
+    """The optional compiled twin of the hot loops (``scrapy_boilerplate/_speedups.pyx``).
+
+    Built with Cython against lxml's headers when both are importable at build time; a build
+    that fails leaves the pure-Python code in charge (same results, slower).
+    """
+    try:
+        import lxml
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    extension = Extension(
+        "scrapy_boilerplate._speedups",
+        ["scrapy_boilerplate/_speedups.pyx"],
+        include_dirs=lxml.get_include(),
+    )
+    try:
+        extensions = cythonize([extension], language_level=3, quiet=True)
+    except Exception as exc:  # any Cython failure means "no speedups"
+        print(f"scrapy-boilerplate: not building the speedups ({exc})")
+        return []
+    for built in extensions:
+        built.optional = True
+    return extensions
+
 
 PEERS = [
     "trafilatura",
@@ -27,7 +54,8 @@ setup(
     license="BSD-3-Clause",
     python_requires=">=3.10",
     packages=find_packages(include=["scrapy_boilerplate", "scrapy_boilerplate.*"]),
-    package_data={"scrapy_boilerplate": ["py.typed", "samples/*.html", "models/*.json"]},
+    ext_modules=speedups(),
+    package_data={"scrapy_boilerplate": ["py.typed", "*.pyi", "samples/*.html", "models/*.json"]},
     install_requires=[
         "scrapy>=2.13",
         "parsel>=1.8",

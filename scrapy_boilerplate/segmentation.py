@@ -4,12 +4,21 @@ Rules (reference boilerpipe, spec §1): every tag starts a new block except ``<a
 inline tags; ``<a>`` text counts as linked words; text inside ``<script>``, ``<style>`` and the
 other ignorable tags is dropped; text outside ``<body>`` never forms a block, but the
 ``<title>`` text is kept as the document title. The walk is iterative, so nesting depth is
-bounded only by the parser.
+bounded only by the parser. It visits elements (and entity references), as
+``etree.iterwalk`` does: in a tree that still holds comments or processing instructions, those
+are passed over with the text that follows them (:func:`~scrapy_boilerplate.parsing.parse_html`
+drops them while parsing and keeps that text).
+
+The walk and the word counts have a compiled twin (``_speedups``, built with Cython when the
+package is installed) that gives the same blocks; the code here is the reference, and runs
+when the twin is not built or :data:`PURE_PYTHON_ENV` is set.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from types import ModuleType
 from typing import Final
 
 from lxml import etree
@@ -18,7 +27,18 @@ from . import labels as L
 from .document import Element, TextBlock, TextDocument
 from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers
 
-__all__ = ["segment", "IGNORABLE_TAGS", "INLINE_TAGS", "LABELS_BY_TAG"]
+__all__ = [
+    "segment",
+    "ACCELERATED",
+    "PURE_PYTHON_ENV",
+    "IGNORABLE_TAGS",
+    "INLINE_TAGS",
+    "LABELS_BY_TAG",
+]
+
+#: Set this environment variable (to any non-empty value) to run the pure-Python walk even
+#: when the compiled speedups are built.
+PURE_PYTHON_ENV: Final = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 
 _DEFAULT, _IGNORABLE, _ANCHOR, _BODY, _INLINE, _INLINE_SPACED, _LABELLED = range(7)
 
@@ -241,27 +261,30 @@ class _Segmenter:
         self.block_element = None
         self.block_labels = set()
 
-    def build_blocks(self) -> list[TextBlock]:
-        """Turn the queued buffers into blocks, counting words for all of them at once."""
-        stats = block_word_stats([buffer for buffer, *_ in self.pending])
-        return [
-            TextBlock(
-                text,
-                counts.words,
-                counts.linked_words,
-                counts.wrapped_words,
-                counts.wrapped_lines,
-                counts.word_chars,
-                tag_level,
-                offset,
-                offset,
-                labels,
-                [element] if element is not None else [],
-            )
-            for offset, ((_, text, tag_level, labels, element), counts) in enumerate(
-                zip(self.pending, stats, strict=True)
-            )
-        ]
+
+def _build_blocks(
+    pending: list[tuple[str, str, int, set[str], Element | None]],
+) -> list[TextBlock]:
+    """Turn the walk's queued buffers into blocks, counting words for all of them at once."""
+    stats = _block_word_stats([buffer for buffer, *_ in pending])
+    return [
+        TextBlock(
+            text,
+            counts.words,
+            counts.linked_words,
+            counts.wrapped_words,
+            counts.wrapped_lines,
+            counts.word_chars,
+            tag_level,
+            offset,
+            offset,
+            labels,
+            [element] if element is not None else [],
+        )
+        for offset, ((_, text, tag_level, labels, element), counts) in enumerate(
+            zip(pending, stats, strict=True)
+        )
+    ]
 
 
 def _head_title(head: Element) -> str | None:
@@ -282,7 +305,27 @@ def segment(
     block takes the ``<title>``'s tag level; text just before ``<li>``/``<h1-3>`` gets their
     labels) and only the reference's ignorable tags are dropped.
     """
-    segmenter = _Segmenter(strict_reference)
-    segmenter.run(root)
-    blocks = segmenter.build_blocks()
-    return TextDocument(blocks=blocks, title=segmenter.title, root=root, url=url)
+    if _speedups is not None:
+        title, pending = _speedups.walk(root, strict_reference)
+    else:
+        segmenter = _Segmenter(strict_reference)
+        segmenter.run(root)
+        title, pending = segmenter.title, segmenter.pending
+    return TextDocument(blocks=_build_blocks(pending), title=title, root=root, url=url)
+
+
+def _load_speedups() -> ModuleType | None:
+    """The compiled walk and word counts, unless not built or ``PURE_PYTHON_ENV`` is set."""
+    if os.environ.get(PURE_PYTHON_ENV):
+        return None
+    try:
+        from . import _speedups
+    except Exception:  # not built, or built against another lxml
+        return None
+    return _speedups
+
+
+_speedups = _load_speedups()
+_block_word_stats = block_word_stats if _speedups is None else _speedups.block_word_stats
+#: True when segmentation runs the compiled twin of its walk and word counts.
+ACCELERATED: Final = _speedups is not None

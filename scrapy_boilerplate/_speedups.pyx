@@ -1,0 +1,598 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""Compiled twins of the two hot loops: the segmentation walk and the block word statistics.
+
+The pure-Python code in :mod:`~scrapy_boilerplate.segmentation` and
+:mod:`~scrapy_boilerplate.tokens` is the reference; these functions give the same results
+(``tests/test_speedups.py`` checks that on hand-made trees and, when present, on every page of
+the shared datasets) without the interpreter's per-element cost: the walk reads libxml2 nodes
+through lxml's public C API and makes Python objects only for text and for block elements.
+"""
+
+from lxml.includes cimport etreepublic as cetree
+from lxml.includes.tree cimport (
+    XML_CDATA_SECTION_NODE,
+    XML_ELEMENT_NODE,
+    XML_ENTITY_REF_NODE,
+    XML_TEXT_NODE,
+    XML_XINCLUDE_END,
+    XML_XINCLUDE_START,
+    xmlNode,
+)
+from libc.string cimport strcmp, strlen
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+cetree.import_lxml__etree()
+
+import unicodedata
+
+from .tokens import LINK_END, LINK_START, WRAP_COLUMNS, WordStats, _block_stats, _space_tokens
+from .tokens import strip_markers
+
+# -- tag classes (the tables of segmentation.py, checked against them by the tests) -----------
+
+cdef enum:
+    K_DEFAULT = 0
+    K_IGNORABLE = 1
+    K_ANCHOR = 2
+    K_BODY = 3
+    K_INLINE = 4
+    K_INLINE_SPACED = 5
+    K_LABELLED = 6
+    K_EXTRA_IGNORABLE = 7  # ignorable unless strict_reference
+
+cdef const char* _IGNORABLE_NAMES[8]
+cdef const char* _EXTRA_IGNORABLE_NAMES[7]
+cdef const char* _INLINE_NAMES[13]
+_IGNORABLE_NAMES[:] = [
+    b"style", b"script", b"option", b"object", b"embed", b"applet", b"link", b"noscript"
+]
+_EXTRA_IGNORABLE_NAMES[:] = [
+    b"svg", b"template", b"math", b"iframe", b"noembed", b"noframes", b"textarea"
+]
+_INLINE_NAMES[:] = [
+    b"b", b"i", b"u", b"strike", b"em", b"strong", b"span", b"sup", b"sub", b"code", b"tt",
+    b"var", b"font",
+]
+
+
+cdef inline bint _in(const char* name, const char** names, int count) noexcept nogil:
+    cdef int i
+    for i in range(count):
+        if strcmp(name, names[i]) == 0:
+            return True
+    return False
+
+
+cdef int _name_class(const char* name) noexcept nogil:
+    """The class of a plain (namespace-less) tag name, strictness not applied."""
+    if strcmp(name, b"a") == 0:
+        return K_ANCHOR
+    if strcmp(name, b"body") == 0:
+        return K_BODY
+    if strcmp(name, b"li") == 0 or strcmp(name, b"h1") == 0 or strcmp(name, b"h2") == 0 \
+            or strcmp(name, b"h3") == 0:
+        return K_LABELLED
+    if strcmp(name, b"abbr") == 0 or strcmp(name, b"acronym") == 0:
+        return K_INLINE_SPACED
+    if strlen(name) > 8:
+        return K_DEFAULT
+    if _in(name, _INLINE_NAMES, 13):
+        return K_INLINE
+    if _in(name, _IGNORABLE_NAMES, 8):
+        return K_IGNORABLE
+    if _in(name, _EXTRA_IGNORABLE_NAMES, 7):
+        return K_EXTRA_IGNORABLE
+    return K_DEFAULT
+
+
+cdef inline bint _plain_element(xmlNode* node) noexcept nogil:
+    """An element whose ``.tag`` is its bare name (no namespace URI)."""
+    return node.type == XML_ELEMENT_NODE and (node.ns is NULL or node.ns.href is NULL)
+
+
+cdef inline int _node_class(xmlNode* node, bint strict) noexcept nogil:
+    cdef int kind
+    if not _plain_element(node):
+        return K_DEFAULT  # entities and namespaced tags match no table
+    kind = _name_class(<const char*>node.name)
+    if kind == K_EXTRA_IGNORABLE:
+        return K_DEFAULT if strict else K_IGNORABLE
+    return kind
+
+
+def tag_class(str name, bint strict):
+    """The walk's class number of a tag name (for the consistency tests)."""
+    return _node_class_of_name(name.encode("utf-8"), strict)
+
+
+cdef int _node_class_of_name(bytes name, bint strict):
+    cdef int kind = _name_class(name)
+    if kind == K_EXTRA_IGNORABLE:
+        return K_DEFAULT if strict else K_IGNORABLE
+    return kind
+
+
+cdef inline bint _is_named(xmlNode* node, const char* name) noexcept nogil:
+    return _plain_element(node) and strcmp(<const char*>node.name, name) == 0
+
+
+# -- lxml's view of text: .text / .tail ------------------------------------------------------
+
+cdef inline xmlNode* _text_node_or_skip(xmlNode* node) noexcept nogil:
+    while node is not NULL:
+        if node.type == XML_TEXT_NODE or node.type == XML_CDATA_SECTION_NODE:
+            return node
+        if node.type == XML_XINCLUDE_START or node.type == XML_XINCLUDE_END:
+            node = node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef inline bint _common_space(char c) noexcept nogil:
+    return c == b" " or c == b"\t" or c == b"\n" or c == b"\r" or c == b"\x0c"
+
+
+cdef object _collect_text(xmlNode* first, bint* blank):
+    """lxml's ``_collectText``: the text of consecutive text nodes from ``first``, or None.
+
+    ``blank`` is set when the text is only " \\t\\n\\r\\f" (then the text is not decoded and
+    None is returned with ``blank`` set; empty text returns None with ``blank`` unset).
+    """
+    cdef xmlNode* node = _text_node_or_skip(first)
+    cdef xmlNode* start = node
+    cdef const char* content
+    cdef Py_ssize_t length = 0, i, count = 0, n
+    cdef bint only_space = True
+    blank[0] = False
+    while node is not NULL:
+        if node.content is not NULL:
+            content = <const char*>node.content
+            n = strlen(content)
+            length += n
+            if only_space:
+                for i in range(n):
+                    if not _common_space(content[i]):
+                        only_space = False
+                        break
+        count += 1
+        node = _text_node_or_skip(node.next)
+    if length == 0:
+        return None
+    if only_space:
+        blank[0] = True
+        return None
+    if count == 1:
+        content = <const char*>start.content
+        return PyUnicode_DecodeUTF8(content, length, NULL)
+    data = b""
+    node = start
+    while node is not NULL:
+        if node.content is not NULL:
+            data += <bytes>(<const char*>node.content)
+        node = _text_node_or_skip(node.next)
+    return data.decode("utf-8")
+
+
+cdef inline bint _walked(xmlNode* node) noexcept nogil:
+    """The nodes ``etree.iterwalk`` visits: elements and entity references.
+
+    Comments and processing instructions are passed over together with their tail text (the
+    parser removes them, so this matters only for trees built by other means).
+    """
+    return node.type == XML_ELEMENT_NODE or node.type == XML_ENTITY_REF_NODE
+
+
+cdef inline xmlNode* _first_child(xmlNode* node) noexcept nogil:
+    cdef xmlNode* child = node.children
+    while child is not NULL and not _walked(child):
+        child = child.next
+    return child
+
+
+cdef inline xmlNode* _next_sibling(xmlNode* node) noexcept nogil:
+    cdef xmlNode* sibling = node.next
+    while sibling is not NULL and not _walked(sibling):
+        sibling = sibling.next
+    return sibling
+
+
+cdef inline bint _not_block_level(xmlNode* node) noexcept nogil:
+    cdef int kind
+    if not _plain_element(node):
+        return False
+    kind = _name_class(<const char*>node.name)
+    return kind == K_INLINE or kind == K_INLINE_SPACED or kind == K_ANCHOR
+
+
+# -- the walk ----------------------------------------------------------------------------------
+
+cdef object _LABELS_BY_TAG = None
+cdef object _JAVA_WHITESPACE_SUB = None
+cdef object _HEAD_TITLE = None
+
+
+cdef _load_tables():
+    global _LABELS_BY_TAG, _JAVA_WHITESPACE_SUB, _HEAD_TITLE
+    from .segmentation import _JAVA_WHITESPACE, LABELS_BY_TAG, _head_title
+
+    _LABELS_BY_TAG = {name.encode("ascii"): labels for name, labels in LABELS_BY_TAG.items()}
+    _JAVA_WHITESPACE_SUB = _JAVA_WHITESPACE.sub
+    _HEAD_TITLE = _head_title
+
+
+cdef class _Walker:
+    """State machine of ``segmentation._Segmenter``, driven by a walk over libxml2 nodes."""
+
+    cdef bint strict
+    cdef cetree._Document doc
+    cdef list parts
+    cdef list label_stack
+    cdef list pending
+    cdef object title
+    cdef int block_tag_level
+    cdef object block_element
+    cdef object block_labels
+    cdef bint last_was_ws
+    cdef bint flush_pending
+    cdef bint last_start_is_title
+    cdef int in_body, in_anchor, in_ignorable, tag_level
+
+    def __cinit__(self, cetree._Element root, bint strict):
+        self.strict = strict
+        self.doc = root._doc
+        self.parts = []
+        self.label_stack = []
+        self.pending = []
+        self.title = None
+        self.block_tag_level = -1
+        self.block_element = None
+        self.block_labels = set()
+
+    cdef run(self, xmlNode* root):
+        cdef xmlNode* node = root
+        cdef xmlNode* child
+        cdef int kind
+        cdef bint skip
+        while True:
+            kind = _node_class(node, self.strict)
+            skip = self.start(node, kind)
+            child = NULL if skip or node.type != XML_ELEMENT_NODE else _first_child(node)
+            if child is not NULL:
+                node = child
+                continue
+            while True:
+                self.end(node, _node_class(node, self.strict))
+                if node == root:
+                    if self.parts:
+                        self.flush()
+                    return
+                child = _next_sibling(node)
+                if child is not NULL:
+                    node = child
+                    break
+                node = node.parent
+
+    cdef bint start(self, xmlNode* node, int kind) except -1:
+        cdef bint skip = False
+        cdef bint blank
+        if kind == K_IGNORABLE:
+            skip = True
+        elif not self.strict and _is_named(node, b"head"):
+            self.title = _HEAD_TITLE(cetree.elementFactory(self.doc, node))
+            skip = True
+        if kind == K_INLINE:
+            pass
+        elif kind == K_DEFAULT:
+            self.tag_level += 1
+            self.flush_pending = True
+        elif kind == K_ANCHOR:
+            self.tag_level += 1
+            self.in_anchor += 1
+            if not self.in_ignorable:
+                if not self.last_was_ws:
+                    self.parts.append(" ")
+                if self.in_anchor == 1:
+                    self.parts.append(LINK_START + " ")
+                self.last_was_ws = True
+        elif kind == K_IGNORABLE:
+            self.tag_level += 1
+            self.in_ignorable += 1
+            self.flush_pending = True
+        elif kind == K_LABELLED:
+            self.tag_level += 1
+            self.label_stack.append(_LABELS_BY_TAG[<bytes>(<const char*>node.name)])
+            self.flush_pending = True
+        elif kind == K_BODY:
+            self.tag_level += 1
+            if self.parts:
+                self.flush()
+            self.in_body += 1
+        elif not self.last_was_ws:  # K_INLINE_SPACED
+            self.parts.append(" ")
+            self.last_was_ws = True
+        self.last_start_is_title = _is_named(node, b"title")
+        if node.type == XML_ELEMENT_NODE:
+            chunk = _collect_text(node.children, &blank)
+        else:  # an entity reference: lxml's own .text ("&name;")
+            chunk = cetree.elementFactory(self.doc, node).text or None
+            blank = False
+        if chunk is not None or blank:
+            self.text(chunk, node, False)
+        return skip
+
+    cdef int end(self, xmlNode* node, int kind) except -1:
+        cdef bint blank
+        if kind != K_INLINE:
+            if kind == K_DEFAULT or kind == K_LABELLED:
+                self.flush_pending = True
+            elif kind == K_ANCHOR:
+                self.in_anchor = max(0, self.in_anchor - 1)
+                if self.in_anchor == 0 and not self.in_ignorable:
+                    if not self.last_was_ws:
+                        self.parts.append(" ")
+                    self.parts.append(LINK_END + " ")
+                    self.last_was_ws = True
+            elif kind == K_IGNORABLE:
+                self.in_ignorable -= 1
+                self.flush_pending = True
+            elif kind == K_BODY:
+                if self.parts:
+                    self.flush()
+                self.in_body -= 1
+            elif not self.last_was_ws:  # K_INLINE_SPACED
+                self.parts.append(" ")
+                self.last_was_ws = True
+            if kind != K_INLINE_SPACED:
+                self.tag_level -= 1
+            if self.flush_pending and self.parts:
+                self.flush()
+            if kind == K_LABELLED:
+                self.label_stack.pop()
+        chunk = _collect_text(node.next, &blank)
+        if chunk is not None or blank:
+            self.text(chunk, node, True)
+        return 0
+
+    cdef int text(self, object chunk, xmlNode* node, bint is_tail) except -1:
+        """A non-empty text (``chunk`` None: only common whitespace)."""
+        cdef str stripped
+        cdef xmlNode* container
+        if self.flush_pending:
+            if self.parts:
+                self.flush()
+            self.flush_pending = False
+        if self.in_ignorable:
+            return 0
+        if chunk is None:
+            stripped = ""
+        else:
+            chunk = _JAVA_WHITESPACE_SUB(" ", chunk)
+            stripped = chunk.strip(" ")
+        if not stripped:
+            if not self.last_was_ws:
+                self.parts.append(" ")
+                self.last_was_ws = True
+            return 0
+        if chunk[0] == " " and not self.last_was_ws:
+            self.parts.append(" ")
+        if self.block_element is None:
+            if self.block_tag_level == -1:
+                self.block_tag_level = self.tag_level
+            container = node.parent if is_tail else node
+            while container is not NULL and cetree._isElement(container) \
+                    and _not_block_level(container):
+                container = container.parent
+            if container is NULL or not cetree._isElement(container):
+                container = node
+            self.block_element = cetree.elementFactory(self.doc, container)
+            if not self.strict:
+                self.block_labels = set().union(*self.label_stack)
+        self.parts.append(stripped)
+        if chunk[len(chunk) - 1] == " ":
+            self.parts.append(" ")
+            self.last_was_ws = True
+        else:
+            self.last_was_ws = False
+        return 0
+
+    cdef int flush(self) except -1:
+        """``_Segmenter._flush``: emit the buffered text as a block, or take the title."""
+        cdef list parts = self.parts
+        if not self.in_body:
+            if self.last_start_is_title:
+                title = strip_markers("".join(parts)).strip()
+                if title:
+                    self.title = title
+            parts.clear()
+            self.block_element = None
+            if not self.strict:
+                self.block_tag_level = -1
+            return 0
+        if self.block_element is None:
+            if len(parts) == 1 and parts[0] == " ":
+                parts.clear()
+            return 0
+        buffer = "".join(parts)
+        if len(buffer) == 1 and self.last_was_ws:
+            parts.clear()
+            return 0
+        text = strip_markers(buffer).strip(" ")
+        if not text:
+            return 0
+        labels = set().union(*self.label_stack) if self.strict else self.block_labels
+        self.pending.append((buffer, text, self.block_tag_level, labels, self.block_element))
+        parts.clear()
+        self.block_tag_level = -1
+        self.block_element = None
+        self.block_labels = set()
+        return 0
+
+
+def walk(cetree._Element root not None, bint strict_reference):
+    """Segment the tree under ``root``: ``(title, pending)`` as ``_Segmenter`` leaves them."""
+    if _LABELS_BY_TAG is None:
+        _load_tables()
+    walker = _Walker(root, strict_reference)
+    walker.run(root._c_node)
+    return walker.title, walker.pending
+
+
+# -- word statistics ---------------------------------------------------------------------------
+
+cdef enum:
+    C_OTHER = 0
+    C_WORD = 1  # \w: alphanumeric or "_"
+    C_SPACE = 2  # \s, except the separators below
+    C_GLUE = 3
+    C_SEPARATOR = 4  # " " and "\n": token separators in a spaced buffer
+    C_MARK_START = 5
+    C_MARK_END = 6
+
+cdef unsigned char _ASCII_CLASS[128]
+cdef unsigned char _ASCII_ALNUM[128]
+
+
+cdef _init_ascii():
+    cdef int c
+    for c in range(128):
+        ch = chr(c)
+        _ASCII_ALNUM[c] = ch.isalnum()
+        if ch in " \n":
+            _ASCII_CLASS[c] = C_SEPARATOR
+        elif ch.isalnum() or ch == "_":
+            _ASCII_CLASS[c] = C_WORD
+        elif ch.isspace():
+            _ASCII_CLASS[c] = C_SPACE
+        elif ch in "\"'.,!@-:;$?()/":
+            _ASCII_CLASS[c] = C_GLUE
+        else:
+            _ASCII_CLASS[c] = C_OTHER
+
+
+_init_ascii()
+
+cdef Py_UCS4 _START = 0xE00A
+cdef Py_UCS4 _END = 0xE00B
+assert LINK_START == "\ue00a" and LINK_END == "\ue00b"
+
+
+cdef inline int _char_class(Py_UCS4 c) noexcept:
+    if c < 128:
+        return _ASCII_CLASS[c]
+    if c == _START:
+        return C_MARK_START
+    if c == _END:
+        return C_MARK_END
+    if Py_UNICODE_ISALNUM(c):
+        return C_WORD
+    if Py_UNICODE_ISSPACE(c):
+        return C_SPACE
+    return C_OTHER
+
+
+cdef inline bint _is_alnum(Py_UCS4 c) noexcept:
+    if c < 128:
+        return _ASCII_ALNUM[c]
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+
+
+cdef Py_ssize_t _marks_at(str text, Py_ssize_t start, Py_ssize_t end):
+    """Number of non-spacing marks (Mn) at the start of ``text[start:end]``."""
+    cdef Py_ssize_t i = start
+    while i < end and unicodedata.category(text[i]) == "Mn":
+        i += 1
+    return i - start
+
+
+cdef object _stats(str text, bint in_link, bint* in_link_after):
+    """WordStats of one marked buffer, or None when a word holds a non-separator space."""
+    cdef Py_ssize_t n = len(text), i = 0, end, marks
+    cdef Py_ssize_t break_1 = -1, break_2 = -1
+    cdef Py_UCS4 c
+    cdef int kind, previous = C_SEPARATOR
+    cdef Py_ssize_t run_length = 0, words = 0, linked = 0, word_chars = 0, first_length = 0
+    cdef bint run_alnum = False, run_space = False
+    cdef Py_ssize_t lines = 0, line_length = 0, line_words = 0
+    cdef Py_ssize_t wrapped_words, wrapped_lines
+    while i <= n:
+        if i < n:
+            c = text[i]
+            kind = _char_class(c)
+            if kind == C_OTHER and previous != C_OTHER:
+                # a run of "other" characters: where _space_tokens puts its spaces
+                end = i + 1
+                while end < n and _char_class(text[end]) == C_OTHER:
+                    end += 1
+                break_1 = break_2 = -1
+                if previous == C_WORD:
+                    marks = _marks_at(text, i, end)
+                    if marks < end - i:
+                        break_1 = i + marks
+                        if end < n and _char_class(text[end]) == C_WORD:
+                            break_2 = end
+                elif end < n and _char_class(text[end]) == C_WORD:
+                    break_2 = end
+            previous = kind
+        else:
+            kind = C_SEPARATOR
+        if (kind == C_SEPARATOR or kind == C_MARK_START or kind == C_MARK_END
+                or i == break_1 or i == break_2):
+            if run_alnum:  # the token ending here is a word
+                if run_space:
+                    return None
+                words += 1
+                word_chars += run_length
+                if in_link:
+                    linked += 1
+                if lines == 0:
+                    first_length = run_length
+                    lines, line_length, line_words = 1, run_length, 1
+                elif line_length + 1 + run_length <= WRAP_COLUMNS:
+                    line_length += 1 + run_length
+                    line_words += 1
+                else:
+                    lines += 1
+                    line_length, line_words = run_length, 1
+            run_length = 0
+            run_alnum = run_space = False
+            if kind == C_MARK_START:
+                in_link = True
+            elif kind == C_MARK_END:
+                in_link = False
+        if kind != C_SEPARATOR and kind != C_MARK_START and kind != C_MARK_END:
+            run_length += 1
+            if not run_alnum and _is_alnum(c):
+                run_alnum = True
+            if kind == C_SPACE:
+                run_space = True
+        i += 1
+    in_link_after[0] = in_link
+    if words == 0:
+        return WordStats(0, 0, 0, 1, 0, in_link)
+    if word_chars + words - 1 <= WRAP_COLUMNS:
+        return WordStats(words, linked, words, 1, word_chars, in_link)
+    wrapped_lines = lines - 1 + (first_length > WRAP_COLUMNS)
+    if wrapped_lines == 0 or words == line_words:
+        return WordStats(words, linked, words, 1, word_chars, in_link)
+    return WordStats(words, linked, words - line_words, wrapped_lines, word_chars, in_link)
+
+
+def block_word_stats(buffers, bint in_link=False):
+    """``tokens.block_word_stats``: word statistics of consecutive marked token buffers."""
+    cdef list stats = []
+    cdef bint after
+    cdef str buffer
+    for buffer in buffers:
+        block = _stats(buffer, in_link, &after)
+        if block is None:  # a word holding NBSP or the like: the reference path lays it out
+            block = _block_stats(_space_tokens(buffer), in_link)
+            after = block.in_link_after
+        stats.append(block)
+        in_link = after
+    return stats
