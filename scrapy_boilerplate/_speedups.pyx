@@ -40,48 +40,70 @@ cdef enum:
     K_LABELLED = 6
     K_EXTRA_IGNORABLE = 7  # ignorable unless strict_reference
 
-cdef const char* _IGNORABLE_NAMES[8]
-cdef const char* _EXTRA_IGNORABLE_NAMES[7]
-cdef const char* _INLINE_NAMES[13]
-_IGNORABLE_NAMES[:] = [
-    b"style", b"script", b"option", b"object", b"embed", b"applet", b"link", b"noscript"
-]
-_EXTRA_IGNORABLE_NAMES[:] = [
-    b"svg", b"template", b"math", b"iframe", b"noembed", b"noframes", b"textarea"
-]
-_INLINE_NAMES[:] = [
-    b"b", b"i", b"u", b"strike", b"em", b"strong", b"span", b"sup", b"sub", b"code", b"tt",
-    b"var", b"font",
-]
-
-
-cdef inline bint _in(const char* name, const char** names, int count) noexcept nogil:
-    cdef int i
-    for i in range(count):
-        if strcmp(name, names[i]) == 0:
-            return True
-    return False
+cdef inline bint _is(const char* name, const char* other) noexcept nogil:
+    return strcmp(name, other) == 0
 
 
 cdef int _name_class(const char* name) noexcept nogil:
     """The class of a plain (namespace-less) tag name, strictness not applied."""
-    if strcmp(name, b"a") == 0:
-        return K_ANCHOR
-    if strcmp(name, b"body") == 0:
-        return K_BODY
-    if strcmp(name, b"li") == 0 or strcmp(name, b"h1") == 0 or strcmp(name, b"h2") == 0 \
-            or strcmp(name, b"h3") == 0:
-        return K_LABELLED
-    if strcmp(name, b"abbr") == 0 or strcmp(name, b"acronym") == 0:
-        return K_INLINE_SPACED
-    if strlen(name) > 8:
+    cdef char first = name[0]
+    if first == b"a":
+        if name[1] == 0:
+            return K_ANCHOR
+        if _is(name, b"abbr") or _is(name, b"acronym"):
+            return K_INLINE_SPACED
+        return K_IGNORABLE if _is(name, b"applet") else K_DEFAULT
+    if first == b"b":
+        if name[1] == 0:
+            return K_INLINE
+        return K_BODY if _is(name, b"body") else K_DEFAULT
+    if first == b"h":
+        if name[2] == 0 and (name[1] == b"1" or name[1] == b"2" or name[1] == b"3"):
+            return K_LABELLED
         return K_DEFAULT
-    if _in(name, _INLINE_NAMES, 13):
-        return K_INLINE
-    if _in(name, _IGNORABLE_NAMES, 8):
-        return K_IGNORABLE
-    if _in(name, _EXTRA_IGNORABLE_NAMES, 7):
-        return K_EXTRA_IGNORABLE
+    if first == b"l":
+        if _is(name, b"li"):
+            return K_LABELLED
+        return K_IGNORABLE if _is(name, b"link") else K_DEFAULT
+    if first == b"s":
+        if _is(name, b"span") or _is(name, b"strong") or _is(name, b"sup") \
+                or _is(name, b"sub") or _is(name, b"strike"):
+            return K_INLINE
+        if _is(name, b"script") or _is(name, b"style"):
+            return K_IGNORABLE
+        return K_EXTRA_IGNORABLE if _is(name, b"svg") else K_DEFAULT
+    if first == b"i":
+        if name[1] == 0:
+            return K_INLINE
+        return K_EXTRA_IGNORABLE if _is(name, b"iframe") else K_DEFAULT
+    if first == b"u":
+        return K_INLINE if name[1] == 0 else K_DEFAULT
+    if first == b"e":
+        if _is(name, b"em"):
+            return K_INLINE
+        return K_IGNORABLE if _is(name, b"embed") else K_DEFAULT
+    if first == b"c":
+        return K_INLINE if _is(name, b"code") else K_DEFAULT
+    if first == b"f":
+        return K_INLINE if _is(name, b"font") else K_DEFAULT
+    if first == b"v":
+        return K_INLINE if _is(name, b"var") else K_DEFAULT
+    if first == b"t":
+        if _is(name, b"tt"):
+            return K_INLINE
+        if _is(name, b"template") or _is(name, b"textarea"):
+            return K_EXTRA_IGNORABLE
+        return K_DEFAULT
+    if first == b"o":
+        return K_IGNORABLE if _is(name, b"option") or _is(name, b"object") else K_DEFAULT
+    if first == b"n":
+        if _is(name, b"noscript"):
+            return K_IGNORABLE
+        if _is(name, b"noembed") or _is(name, b"noframes"):
+            return K_EXTRA_IGNORABLE
+        return K_DEFAULT
+    if first == b"m":
+        return K_EXTRA_IGNORABLE if _is(name, b"math") else K_DEFAULT
     return K_DEFAULT
 
 
@@ -129,49 +151,124 @@ cdef inline xmlNode* _text_node_or_skip(xmlNode* node) noexcept nogil:
     return NULL
 
 
-cdef inline bint _common_space(char c) noexcept nogil:
-    return c == b" " or c == b"\t" or c == b"\n" or c == b"\r" or c == b"\x0c"
+cdef inline int _java_space(const unsigned char* text, Py_ssize_t at, Py_ssize_t length) noexcept nogil:
+    """Bytes taken by a space (" " or Java whitespace, see segmentation) at ``text[at]``, or 0."""
+    cdef unsigned char c = text[at]
+    if c == 0x20 or 0x09 <= c <= 0x0D or 0x1C <= c <= 0x1F:
+        return 1
+    if at + 3 > length:
+        return 0
+    if c == 0xE1:  # U+1680
+        return 3 if text[at + 1] == 0x9A and text[at + 2] == 0x80 else 0
+    if c == 0xE2:
+        if text[at + 1] == 0x80:  # U+2000-2006, U+2008-200A, U+2028, U+2029
+            c = text[at + 2]
+            return 3 if (0x80 <= c <= 0x86 or 0x88 <= c <= 0x8A or c == 0xA8 or c == 0xA9) else 0
+        return 3 if text[at + 1] == 0x81 and text[at + 2] == 0x9F else 0  # U+205F
+    if c == 0xE3:  # U+3000
+        return 3 if text[at + 1] == 0x80 and text[at + 2] == 0x80 else 0
+    return 0
 
 
-cdef object _collect_text(xmlNode* first, bint* blank):
-    """lxml's ``_collectText``: the text of consecutive text nodes from ``first``, or None.
+cdef inline int _java_space_before(
+    const unsigned char* text, Py_ssize_t end, Py_ssize_t length
+) noexcept nogil:
+    """Bytes taken by a space ending just before ``text[end]``, or 0."""
+    if end >= 1 and text[end - 1] < 0x80:
+        return _java_space(text, end - 1, length)
+    if end >= 3 and _java_space(text, end - 3, length) == 3:
+        return 3
+    return 0
 
-    ``blank`` is set when the text is only " \\t\\n\\r\\f" (then the text is not decoded and
-    None is returned with ``blank`` set; empty text returns None with ``blank`` unset).
-    """
+
+cdef object _normalised(const unsigned char* text, Py_ssize_t start, Py_ssize_t end):
+    """``text[start:end]`` decoded, every Java whitespace character made a plain space."""
+    cdef Py_ssize_t i = start, size, n = 0
+    cdef bytearray out = None
+    while i < end:
+        size = _java_space(text, i, end)
+        if size == 3 or (size == 1 and text[i] != 0x20):
+            break
+        i += 1
+    else:
+        return PyUnicode_DecodeUTF8(<const char*>text + start, end - start, NULL)
+    out = bytearray(end - start)
+    i = start
+    while i < end:
+        size = _java_space(text, i, end)
+        if size:
+            out[n] = 0x20
+            i += size
+        else:
+            out[n] = text[i]
+            i += 1
+        n += 1
+    return PyUnicode_DecodeUTF8(<const char*>(<char*>out), n, NULL)
+
+
+cdef inline bint _has_text(xmlNode* first) noexcept nogil:
+    """Whether lxml's ``_collectText`` from ``first`` is non-empty."""
     cdef xmlNode* node = _text_node_or_skip(first)
-    cdef xmlNode* start = node
-    cdef const char* content
-    cdef Py_ssize_t length = 0, i, count = 0, n
-    cdef bint only_space = True
-    blank[0] = False
     while node is not NULL:
-        if node.content is not NULL:
-            content = <const char*>node.content
-            n = strlen(content)
-            length += n
-            if only_space:
-                for i in range(n):
-                    if not _common_space(content[i]):
-                        only_space = False
-                        break
-        count += 1
+        if node.content is not NULL and node.content[0] != 0:
+            return True
         node = _text_node_or_skip(node.next)
-    if length == 0:
-        return None
-    if only_space:
-        blank[0] = True
-        return None
-    if count == 1:
-        content = <const char*>start.content
-        return PyUnicode_DecodeUTF8(content, length, NULL)
-    data = b""
-    node = start
-    while node is not NULL:
-        if node.content is not NULL:
-            data += <bytes>(<const char*>node.content)
-        node = _text_node_or_skip(node.next)
-    return data.decode("utf-8")
+    return False
+
+
+cdef class _Text:
+    """One text chunk as the walk sees it (``_Segmenter.run``'s ``chunk`` after normalising)."""
+
+    cdef str stripped  # without leading and trailing spaces; "" if only spaces
+    cdef bint leading_space
+    cdef bint trailing_space
+
+    cdef bint read(self, xmlNode* first) except -1:
+        """Read lxml's ``_collectText`` from ``first``; False if there is no text at all."""
+        cdef xmlNode* node = _text_node_or_skip(first)
+        cdef bytes joined
+        cdef const unsigned char* text
+        cdef Py_ssize_t length, start, end, size
+        if node is NULL:
+            return False
+        if _text_node_or_skip(node.next) is NULL:
+            text = node.content if node.content is not NULL else <const unsigned char*>b""
+            length = strlen(<const char*>text)
+        else:
+            joined = b""
+            while node is not NULL:
+                if node.content is not NULL:
+                    joined += <bytes>(<const char*>node.content)
+                node = _text_node_or_skip(node.next)
+            text = <const unsigned char*>(<char*>joined)
+            length = len(joined)
+        if length == 0:
+            return False
+        start = 0
+        size = _java_space(text, start, length)
+        while size:
+            start += size
+            size = _java_space(text, start, length) if start < length else 0
+        end = length
+        if start < end:
+            size = _java_space_before(text, end, length)
+            while size:
+                end -= size
+                size = _java_space_before(text, end, length) if end > start else 0
+        self.leading_space = start > 0
+        self.trailing_space = end < length
+        self.stripped = _normalised(text, start, end) if start < end else ""
+        return True
+
+    cdef bint read_str(self, str chunk) except -1:
+        """The same for text lxml gives as a string (an entity reference's ``.text``)."""
+        if not chunk:
+            return False
+        chunk = _JAVA_WHITESPACE_SUB(" ", chunk)
+        self.stripped = chunk.strip(" ")
+        self.leading_space = chunk[0] == " "
+        self.trailing_space = chunk[len(chunk) - 1] == " "
+        return True
 
 
 cdef inline bint _walked(xmlNode* node) noexcept nogil:
@@ -236,7 +333,9 @@ cdef class _Walker:
     cdef bint last_was_ws
     cdef bint flush_pending
     cdef bint last_start_is_title
+    cdef bint has_markers  # whether ``parts`` holds a link marker
     cdef int in_body, in_anchor, in_ignorable, tag_level
+    cdef _Text chunk
 
     def __cinit__(self, cetree._Element root, bint strict):
         self.strict = strict
@@ -248,6 +347,7 @@ cdef class _Walker:
         self.block_tag_level = -1
         self.block_element = None
         self.block_labels = set()
+        self.chunk = _Text()
 
     cdef run(self, xmlNode* root):
         cdef xmlNode* node = root
@@ -274,8 +374,7 @@ cdef class _Walker:
                 node = node.parent
 
     cdef bint start(self, xmlNode* node, int kind) except -1:
-        cdef bint skip = False
-        cdef bint blank
+        cdef bint skip = False, found
         if kind == K_IGNORABLE:
             skip = True
         elif not self.strict and _is_named(node, b"head"):
@@ -294,6 +393,7 @@ cdef class _Walker:
                     self.parts.append(" ")
                 if self.in_anchor == 1:
                     self.parts.append(LINK_START + " ")
+                    self.has_markers = True
                 self.last_was_ws = True
         elif kind == K_IGNORABLE:
             self.tag_level += 1
@@ -312,17 +412,17 @@ cdef class _Walker:
             self.parts.append(" ")
             self.last_was_ws = True
         self.last_start_is_title = _is_named(node, b"title")
-        if node.type == XML_ELEMENT_NODE:
-            chunk = _collect_text(node.children, &blank)
-        else:  # an entity reference: lxml's own .text ("&name;")
-            chunk = cetree.elementFactory(self.doc, node).text or None
-            blank = False
-        if chunk is not None or blank:
-            self.text(chunk, node, False)
+        if node.type != XML_ELEMENT_NODE:  # an entity reference: lxml's own .text ("&name;")
+            if self.chunk.read_str(cetree.elementFactory(self.doc, node).text):
+                self.text(node, False)
+        elif self.in_ignorable:
+            if _has_text(node.children):
+                self.ignored_text()
+        elif self.chunk.read(node.children):
+            self.text(node, False)
         return skip
 
     cdef int end(self, xmlNode* node, int kind) except -1:
-        cdef bint blank
         if kind != K_INLINE:
             if kind == K_DEFAULT or kind == K_LABELLED:
                 self.flush_pending = True
@@ -332,6 +432,7 @@ cdef class _Walker:
                     if not self.last_was_ws:
                         self.parts.append(" ")
                     self.parts.append(LINK_END + " ")
+                    self.has_markers = True
                     self.last_was_ws = True
             elif kind == K_IGNORABLE:
                 self.in_ignorable -= 1
@@ -349,14 +450,24 @@ cdef class _Walker:
                 self.flush()
             if kind == K_LABELLED:
                 self.label_stack.pop()
-        chunk = _collect_text(node.next, &blank)
-        if chunk is not None or blank:
-            self.text(chunk, node, True)
+        if self.in_ignorable:
+            if _has_text(node.next):
+                self.ignored_text()
+        elif self.chunk.read(node.next):
+            self.text(node, True)
         return 0
 
-    cdef int text(self, object chunk, xmlNode* node, bint is_tail) except -1:
-        """A non-empty text (``chunk`` None: only common whitespace)."""
-        cdef str stripped
+    cdef int ignored_text(self) except -1:
+        """The text event for text inside an ignorable element: only a pending flush."""
+        if self.flush_pending:
+            if self.parts:
+                self.flush()
+            self.flush_pending = False
+        return 0
+
+    cdef int text(self, xmlNode* node, bint is_tail) except -1:
+        """The text event of ``_Segmenter.run`` for the non-empty ``self.chunk``."""
+        cdef str stripped = self.chunk.stripped
         cdef xmlNode* container
         if self.flush_pending:
             if self.parts:
@@ -364,17 +475,12 @@ cdef class _Walker:
             self.flush_pending = False
         if self.in_ignorable:
             return 0
-        if chunk is None:
-            stripped = ""
-        else:
-            chunk = _JAVA_WHITESPACE_SUB(" ", chunk)
-            stripped = chunk.strip(" ")
         if not stripped:
             if not self.last_was_ws:
                 self.parts.append(" ")
                 self.last_was_ws = True
             return 0
-        if chunk[0] == " " and not self.last_was_ws:
+        if self.chunk.leading_space and not self.last_was_ws:
             self.parts.append(" ")
         if self.block_element is None:
             if self.block_tag_level == -1:
@@ -389,7 +495,7 @@ cdef class _Walker:
             if not self.strict:
                 self.block_labels = set().union(*self.label_stack)
         self.parts.append(stripped)
-        if chunk[len(chunk) - 1] == " ":
+        if self.chunk.trailing_space:
             self.parts.append(" ")
             self.last_was_ws = True
         else:
@@ -405,6 +511,7 @@ cdef class _Walker:
                 if title:
                     self.title = title
             parts.clear()
+            self.has_markers = False
             self.block_element = None
             if not self.strict:
                 self.block_tag_level = -1
@@ -416,13 +523,15 @@ cdef class _Walker:
         buffer = "".join(parts)
         if len(buffer) == 1 and self.last_was_ws:
             parts.clear()
+            self.has_markers = False
             return 0
-        text = strip_markers(buffer).strip(" ")
+        text = (strip_markers(buffer) if self.has_markers else buffer).strip(" ")
         if not text:
             return 0
         labels = set().union(*self.label_stack) if self.strict else self.block_labels
         self.pending.append((buffer, text, self.block_tag_level, labels, self.block_element))
         parts.clear()
+        self.has_markers = False
         self.block_tag_level = -1
         self.block_element = None
         self.block_labels = set()
