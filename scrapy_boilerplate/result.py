@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from .document import Element, TextBlock, TextDocument
 
 __all__ = ["ExtractionResult", "article_text", "content_html"]
+
+# Where a pickled result keeps its blocks until they are first read.
+_PACKED_BLOCKS = "_packed_blocks"
 
 # Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
 _SPACE_RUN = re.compile(" {2,}")
@@ -59,6 +63,11 @@ class ExtractionResult:
     ``text`` holds the article text (paragraphs separated by blank lines, headings on their own
     lines); ``blocks`` all blocks with their features and labels; ``html`` the main-content
     HTML when asked for (``include_html=True``), else None.
+
+    A pickled result carries its blocks as one opaque blob that is unpickled on first use of
+    ``blocks``: a result sent back by a worker process costs the receiver little unless the
+    blocks are read. (Blocks keep DOM references, which cannot be pickled: clear
+    ``block.elements`` first.)
     """
 
     title: str | None
@@ -89,6 +98,24 @@ class ExtractionResult:
             url=doc.url,
             html=content_html(doc.blocks) if include_html else None,
         )
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if "blocks" in state:
+            state[_PACKED_BLOCKS] = pickle.dumps(state.pop("blocks"), pickle.HIGHEST_PROTOCOL)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    if not TYPE_CHECKING:  # keeps attribute typos visible to type checkers
+
+        def __getattr__(self, name: str) -> Any:
+            """Unpickle the blocks of an unpickled result on first access."""
+            if name == "blocks" and _PACKED_BLOCKS in self.__dict__:
+                self.blocks = pickle.loads(self.__dict__.pop(_PACKED_BLOCKS))
+                return self.blocks
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def content_blocks(self) -> list[TextBlock]:
