@@ -11,7 +11,14 @@ from typing import Any
 
 from lxml import etree
 
-__all__ = ["Element", "TextBlock", "TextDocument", "EMPTY_BLOCK"]
+__all__ = [
+    "Element",
+    "TextBlock",
+    "TextDocument",
+    "EMPTY_BLOCK",
+    "blocks_to_rows",
+    "blocks_from_rows",
+]
 
 #: An lxml element of a parsed page.
 Element = etree._Element
@@ -84,6 +91,35 @@ class TextBlock:
             "offset_start": self.offset_start,
             "offset_end": self.offset_end,
         }
+
+
+#: A block as a plain tuple: every field but ``elements``, in field order.
+BlockRow = tuple[str, int, int, int, int, int, int, int, int, set[str], bool]
+
+
+def blocks_to_rows(blocks: list[TextBlock]) -> list[BlockRow]:
+    """The blocks as plain tuples without their DOM references (quick to pickle)."""
+    return [
+        (
+            b.text,
+            b.num_words,
+            b.num_linked_words,
+            b.num_wrapped_words,
+            b.num_wrapped_lines,
+            b.num_word_chars,
+            b.tag_level,
+            b.offset_start,
+            b.offset_end,
+            b.labels,
+            b.is_content,
+        )
+        for b in blocks
+    ]
+
+
+def blocks_from_rows(rows: list[BlockRow]) -> list[TextBlock]:
+    """Blocks back from :func:`blocks_to_rows` (with no DOM references)."""
+    return [TextBlock(*row[:10], [], row[10]) for row in rows]
 
 
 #: The neighbour used at document edges by the neighbour classifiers (nw 0, ld 0, td 0).

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .document import Element, TextBlock, TextDocument
+from .document import Element, TextBlock, TextDocument, blocks_from_rows, blocks_to_rows
 
 __all__ = ["ExtractionResult", "article_text", "content_html"]
 
@@ -66,8 +66,7 @@ class ExtractionResult:
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
-    blocks are read. (Blocks keep DOM references, which cannot be pickled: clear
-    ``block.elements`` first.)
+    blocks are read. Pickling drops the blocks' DOM references (``block.elements``).
     """
 
     title: str | None
@@ -102,7 +101,8 @@ class ExtractionResult:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         if "blocks" in state:
-            state[_PACKED_BLOCKS] = pickle.dumps(state.pop("blocks"), pickle.HIGHEST_PROTOCOL)
+            rows = blocks_to_rows(state.pop("blocks"))
+            state[_PACKED_BLOCKS] = pickle.dumps(rows, pickle.HIGHEST_PROTOCOL)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -113,7 +113,7 @@ class ExtractionResult:
         def __getattr__(self, name: str) -> Any:
             """Unpickle the blocks of an unpickled result on first access."""
             if name == "blocks" and _PACKED_BLOCKS in self.__dict__:
-                self.blocks = pickle.loads(self.__dict__.pop(_PACKED_BLOCKS))
+                self.blocks = blocks_from_rows(pickle.loads(self.__dict__.pop(_PACKED_BLOCKS)))
                 return self.blocks
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 

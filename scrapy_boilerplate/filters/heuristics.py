@@ -81,7 +81,14 @@ _TITLE_PUNCTUATION: Final = re.compile(r"[?!.\-:]+")
 MIN_TITLE_PART_WORDS: Final = 4
 
 
-_END_SUBSTRING: Final = re.compile("|".join(map(re.escape, _END_SUBSTRINGS)))
+# All the indicators in one pattern: a prefix, digits and a suffix, the exact sentence, or a
+# substring anywhere.
+_END_OF_TEXT: Final = re.compile(
+    "^(?:"
+    + "|".join(map(re.escape, _END_PREFIXES))
+    + f"|{_END_AFTER_NUMBER.pattern}|{re.escape(_END_EQUALS)}\\Z)|"
+    + "|".join(map(re.escape, _END_SUBSTRINGS))
+)
 
 
 def java_trim(text: str) -> str:
@@ -107,13 +114,7 @@ def full_text_words(block: TextBlock) -> int:
 def _indicates_end_of_text(block: TextBlock, version: Version) -> bool:
     text = java_trim(block.text)
     if len(text) >= MIN_TERMINATING_TEXT_CHARS:
-        lowered = text.lower()
-        return (
-            lowered.startswith(_END_PREFIXES)
-            or _END_AFTER_NUMBER.match(lowered) is not None
-            or _END_SUBSTRING.search(lowered) is not None
-            or lowered == _END_EQUALS
-        )
+        return _END_OF_TEXT.search(text.lower()) is not None
     return version == "1.3" and block.link_density == 1.0 and text == "Comment"
 
 

@@ -190,12 +190,9 @@ def _extract_in_process(
     url: str | None,
     content_type: str | None,
 ) -> tuple[ExtractionResult, float]:
-    """Runs in a worker process: extract, then drop the (unpicklable) DOM references."""
+    """Runs in a worker process (the result's DOM references are dropped by pickling)."""
     extractor = _worker_extractor(name, tuple(sorted(options.items())))
-    result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
-    for block in result.blocks:
-        block.elements = []
-    return result, elapsed_ms
+    return _timed_extract(extractor, body, url, content_type)
 
 
 def _fire(deferred: Deferred[Any], future: Future[Any]) -> None:
