@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import pickle
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
@@ -423,3 +424,70 @@ def test_product_default_extractor(site: str) -> Crawl:
     [item] = result.items
     assert item["article_text"] == expected("article.html", "article").text
     assert "river otters are breeding on the river again" in item["article_text"]
+
+
+DIE_MARKER = "KILL-THE-WORKER-HERE"
+MAIN_PID = os.getpid()
+
+
+def _die_in_worker_on_marker(doc: TextDocument) -> bool:
+    if os.getpid() != MAIN_PID and any(DIE_MARKER in block.text for block in doc.blocks):
+        os._exit(3)  # a worker process dying mid-page (an OOM kill, a crash in C code)
+    return False
+
+
+register_extractor(
+    "test-die",
+    lambda options: [NUM_WORDS_RULES, _die_in_worker_on_marker],
+    description="kills its worker process on a marker",
+    replace=True,
+)
+
+
+@pytest_twisted.inlineCallbacks
+def test_worker_processes_start_when_the_spider_opens(site: str) -> Crawl:
+    result = yield crawl(settings(BOILERPLATE_PROCESSES=2), urls=[])
+    assert result.items == []
+    assert result.boilerplate_stats() == {"boilerplate/workers/processes": 2}
+
+
+@pytest_twisted.inlineCallbacks
+def test_workers_that_cannot_start_are_replaced_by_threads(
+    site: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> Crawl:
+    def no_processes(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr("scrapy_boilerplate.integration.runtime.ProcessPoolExecutor", no_processes)
+    urls = [site + "article.html", site + "listing.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(BOILERPLATE_PROCESSES=1), urls=urls)
+    assert {item["url"]: item["article_text"] for item in result.items} == {
+        url: expected(url.rsplit("/", 1)[1]).text for url in urls
+    }
+    assert "boilerplate/workers/processes" not in result.stats
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
+    assert len(warnings) == 1 and "cannot start extraction worker processes" in warnings[0]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_dying_worker_costs_one_page_and_threads_take_over(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "kill-worker.html", site + "article.html", site + "listing.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(
+            settings(
+                BOILERPLATE_PROCESSES=1, BOILERPLATE_EXTRACTOR="test-die", CONCURRENT_REQUESTS=1
+            ),
+            urls=urls,
+        )
+    assert result.items[0]["url"] == urls[0]  # the others came after it
+    texts = {item["url"]: item.get("article_text") for item in result.items}
+    assert set(texts) == set(urls)  # no item lost
+    assert texts[urls[0]] is None
+    assert texts[urls[1]] == expected("article.html", "test-die").text
+    assert result.stats["boilerplate/responses/errors/BrokenProcessPool"] == 1
+    assert result.stats["boilerplate/responses/processed"] == 2
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
+    assert len(warnings) == 1 and "worker process died" in warnings[0]

@@ -88,6 +88,7 @@ def test_options_are_inherited_only_by_the_same_extractor() -> None:
         ({"BOILERPLATE_DOMAIN_OVERRIDES": {"a.test": {"extractr": "numwords"}}}, "'extractr'"),
         ({"BOILERPLATE_MIN_TEXT_LENGTH": -1}, "BOILERPLATE_MIN_TEXT_LENGTH"),
         ({"BOILERPLATE_THREADS": 1.5}, "BOILERPLATE_THREADS"),
+        ({"BOILERPLATE_PROCESSES": "many"}, 'BOILERPLATE_PROCESSES must be .* \\(or "auto"\\)'),
         ({"BOILERPLATE_OVERWRITE": "maybe"}, "BOILERPLATE_OVERWRITE"),
         ({"BOILERPLATE_TEXT_FIELD": 3}, "BOILERPLATE_TEXT_FIELD"),
     ],
@@ -95,6 +96,16 @@ def test_options_are_inherited_only_by_the_same_extractor() -> None:
 def test_bad_values_name_the_setting(values: dict[str, object], named: str) -> None:
     with pytest.raises(SettingError, match=named):
         config(**values)
+
+
+@pytest.mark.parametrize(("cpus", "processes"), [(1, 0), (2, 1), (64, 1)])
+def test_auto_processes_means_one_worker_when_a_second_cpu_is_usable(
+    monkeypatch: pytest.MonkeyPatch, cpus: int, processes: int
+) -> None:
+    monkeypatch.setattr("scrapy_boilerplate.integration.settings.usable_cpus", lambda: cpus)
+    assert config().processes == processes
+    assert config(BOILERPLATE_PROCESSES=3).processes == 3
+    assert config(BOILERPLATE_PROCESSES="0").processes == 0
 
 
 def test_command_line_json_values() -> None:

@@ -1,10 +1,12 @@
 """What the Scrapy components of one crawler share: the checked config, stats and the worker pool.
 
-Extraction runs on the reactor thread (``BOILERPLATE_THREADS = 0``), in a bounded pool of that
-many threads, or, with ``BOILERPLATE_PROCESSES = N``, in N worker processes (results come back
-without DOM references: ``block.elements`` is empty). Pools stop when the engine stops. Each
-failure is counted; the first of each distinct kind is logged at WARNING, later ones at DEBUG,
-always with the URL.
+Extraction runs in ``BOILERPLATE_PROCESSES`` worker processes (forked when the spider opens,
+before the crawl starts threads; results come back without DOM references: ``block.elements``
+is empty), else in a bounded pool of ``BOILERPLATE_THREADS`` threads, else on the reactor
+thread. Worker processes that cannot start, or that die, are replaced by the thread pool for
+the rest of the crawl, with one warning. Pools stop when the engine stops. Each failure is
+counted; the first of each distinct kind is logged at WARNING, later ones at DEBUG, always
+with the URL.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 import multiprocessing
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -48,6 +51,8 @@ class Runtime:
         self._warned: set[tuple[str, ...]] = set()
         self._pool: ThreadPool | None = None
         self._processes: ProcessPoolExecutor | None = None
+        self._use_processes = config.enabled and config.processes > 0
+        crawler.signals.connect(self._start_processes, signal=signals.spider_opened)
         crawler.signals.connect(self._stop_pool, signal=signals.engine_stopped)
 
     @classmethod
@@ -100,7 +105,7 @@ class Runtime:
         excluded) to ``extraction_time_ms``.
         """
         try:
-            if self.config.processes:
+            if self._use_processes and self._start_processes():
                 result, elapsed_ms = await maybe_deferred_to_future(
                     self._in_process(extractor, body, url, content_type)
                 )
@@ -118,6 +123,11 @@ class Runtime:
                 )
             else:
                 result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+        except BrokenProcessPool as exc:
+            self.inc(f"{stats_key}/errors")
+            self.inc(f"{stats_key}/errors/{type(exc).__name__}")
+            self._fall_back_to_threads("an extraction worker process died", exc)
+            return None
         except InvalidInputError as exc:
             self.inc(f"{stats_key}/skipped/invalid_input")
             logger.debug("Not extracting from %s: %s", url, exc, extra={"crawler": self.crawler})
@@ -146,13 +156,44 @@ class Runtime:
             self._pool.start()
         return self._pool
 
-    def _in_process(
-        self, extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
-    ) -> Deferred[tuple[ExtractionResult, float]]:
+    def _start_processes(self) -> bool:
+        """Start the worker processes if wanted and not running; False if there are none.
+
+        Called when the spider opens, so that the workers are forked before the crawl starts
+        threads (a fork copies only the calling thread, and locks held by the others).
+        """
+        if not self._use_processes:
+            return False
         if self._processes is None:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self._processes = ProcessPoolExecutor(self.config.processes, mp_context=context)
+            try:
+                pool = ProcessPoolExecutor(self.config.processes, mp_context=context)
+                pool.submit(int)  # forks the workers now
+            except (OSError, ImportError, NotImplementedError, RuntimeError) as exc:
+                self._fall_back_to_threads("cannot start extraction worker processes", exc)
+                return False
+            self._processes = pool
+            self.inc("workers/processes", self.config.processes)
+        return True
+
+    def _fall_back_to_threads(self, problem: str, exc: BaseException) -> None:
+        self._use_processes = False
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes = None
+        self.warn_once(
+            ("processes", type(exc).__name__),
+            "%s (%r): extracting in %s for the rest of the crawl",
+            problem,
+            exc,
+            f"{self.config.threads} thread(s)" if self.config.threads else "the reactor thread",
+        )
+
+    def _in_process(
+        self, extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
+    ) -> Deferred[tuple[ExtractionResult, float]]:
+        assert self._processes is not None
         future = self._processes.submit(
             _extract_in_process, extractor.name, extractor.options, body, url, content_type
         )

@@ -7,6 +7,7 @@ created, so a typo fails the crawl at start-up with a :class:`SettingError` nami
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,7 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_URL_FIELD": "url",
     "BOILERPLATE_MIN_TEXT_LENGTH": 0,
     "BOILERPLATE_THREADS": 1,
-    "BOILERPLATE_PROCESSES": 0,
+    "BOILERPLATE_PROCESSES": "auto",
 }
 
 
@@ -95,6 +96,24 @@ def _non_negative_int(settings: BaseSettings, name: str) -> int:
     if number < 0 or isinstance(value, bool) or (isinstance(value, float) and value != number):
         raise SettingError(f"{name} must be a non-negative integer, got {value!r}")
     return number
+
+
+def usable_cpus() -> int:
+    """The number of CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _processes(settings: BaseSettings) -> int:
+    """``BOILERPLATE_PROCESSES``: ``"auto"`` is one worker process if :func:`usable_cpus` > 1."""
+    if _setting(settings, "BOILERPLATE_PROCESSES") == "auto":
+        return 1 if usable_cpus() > 1 else 0
+    try:
+        return _non_negative_int(settings, "BOILERPLATE_PROCESSES")
+    except SettingError as exc:
+        raise SettingError(f'{exc} (or "auto")') from None
 
 
 def _optional_field(settings: BaseSettings, name: str, default: str | None) -> str | None:
@@ -198,7 +217,7 @@ class BoilerplateConfig:
             url_field=_optional_field(settings, "BOILERPLATE_URL_FIELD", "url"),
             min_text_length=_non_negative_int(settings, "BOILERPLATE_MIN_TEXT_LENGTH"),
             threads=_non_negative_int(settings, "BOILERPLATE_THREADS"),
-            processes=_non_negative_int(settings, "BOILERPLATE_PROCESSES"),
+            processes=_processes(settings),
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
