@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from scrapy_boilerplate import segmentation, tokens
+from scrapy_boilerplate import extract, segmentation, tokens
 from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
 from scrapy_boilerplate.parsing import parse_html
 
@@ -179,3 +181,19 @@ def test_every_shared_dataset_page(dataset: str) -> None:
             assert_same_walk(root, True)
         count += 1
     assert count > 500
+
+
+def test_the_environment_variable_selects_the_pure_python_walk() -> None:
+    page = FIXTURES / "site" / "article.html"
+    code = (
+        "import sys; from scrapy_boilerplate import extract, segmentation; "
+        "assert not segmentation.ACCELERATED; "
+        f"sys.stdout.write(extract(open({str(page)!r}, 'rb').read()).text)"
+    )
+    env = {**os.environ, segmentation.PURE_PYTHON_ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert segmentation.ACCELERATED
+    assert done.stdout == extract(page.read_bytes()).text
