@@ -30,13 +30,15 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 #: Mode name -> settings added to the baseline crawl.
+ADDON = {"ADDONS": {"scrapy_boilerplate.Addon": 300}}
 MODES: dict[str, dict[str, Any]] = {
     "baseline": {},
-    "addon-inline": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 0},
-    "addon-1-thread": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 1},
-    "addon-2-threads": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_THREADS": 2},
-    "addon-1-process": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_PROCESSES": 1},
-    "addon-2-processes": {"ADDONS": {"scrapy_boilerplate.Addon": 300}, "BOILERPLATE_PROCESSES": 2},
+    "addon-default": ADDON,
+    "addon-inline": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 0},
+    "addon-1-thread": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 1},
+    "addon-2-threads": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 2},
+    "addon-1-process": {**ADDON, "BOILERPLATE_PROCESSES": 1},
+    "addon-2-processes": {**ADDON, "BOILERPLATE_PROCESSES": 2},
 }
 
 

@@ -17,6 +17,13 @@ from .errors import InvalidInputError
 __all__ = ["decode_html", "parse_html", "looks_binary", "strip_xml_declaration"]
 
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+# For bytes known to be valid UTF-8: libxml2 reads them as they are, where text input would be
+# handed over in CPython's internal encoding and converted (about 20% of the parse time).
+_UTF8_PARSER = etree.HTMLParser(
+    remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8"
+)
+_UTF8_NAMES = frozenset({"utf-8", "utf8"})
+_UTF8_BOM = b"\xef\xbb\xbf"
 _BINARY_SAMPLE = 1024
 #: Share of control characters in the first KiB above which bytes are taken as binary.
 _MAX_CONTROL_SHARE = 0.1
@@ -62,14 +69,27 @@ def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
 
     Raises :class:`InvalidInputError` for empty, whitespace-only or binary input.
     """
-    text = decode_html(html, content_type) if isinstance(html, bytes) else html
+    if isinstance(html, bytes):
+        if looks_binary(html):
+            raise InvalidInputError("input looks binary, not HTML (NUL or control bytes)")
+        encoding, text = html_to_unicode(content_type, html)
+        # Valid UTF-8 (decoding replaced nothing) gives the same tree when parsed as bytes.
+        if encoding in _UTF8_NAMES and "\ufffd" not in text and b"\x00" not in html:
+            if not text or text.isspace():
+                raise InvalidInputError("empty document")
+            return _parse(html.removeprefix(_UTF8_BOM), _UTF8_PARSER)
+    else:
+        text = html
     if not text or text.isspace() or text == "\ufeff":
         raise InvalidInputError("empty document")
     if "\x00" in text:
         text = text.replace("\x00", "")
-    text = strip_xml_declaration(text)
+    return _parse(strip_xml_declaration(text), _PARSER)
+
+
+def _parse(html: str | bytes, parser: etree.HTMLParser) -> Element:
     try:
-        root = etree.fromstring(text, parser=_PARSER)
+        root = etree.fromstring(html, parser=parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise InvalidInputError(f"cannot parse HTML: {exc}") from exc
     if root is None:
