@@ -34,6 +34,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from scrapy_boilerplate import segmentation
 from scrapy_boilerplate.evaluation.datasets import Page, datasets_root, load_pages, resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import (
     Counts,
@@ -447,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"datasets: {', '.join(datasets)}"
             f"{f' (first {args.limit} pages of each)' if args.limit else ''}.",
             f"Peers: {_versions(specs)}.",
+            "scrapy-boilerplate's compiled speedups: "
+            f"{'on' if segmentation.ACCELERATED else 'off (pure Python)'}.",
             "",
             "Each extractor runs alone in its own subprocess (`--jobs 1`), over the same pages "
             "in the same order, one page at a time. A page is decoded to `str` first (BOM, "
