@@ -48,10 +48,14 @@ def decode_html(data: bytes, content_type: str | None = None) -> str:
 
     Raises :class:`InvalidInputError` for bytes that look binary.
     """
+    return _decode(data, content_type)[1]
+
+
+def _decode(data: bytes, content_type: str | None) -> tuple[str, str]:
+    """The encoding w3lib chose for ``data`` and the decoded text."""
     if looks_binary(data):
         raise InvalidInputError("input looks binary, not HTML (NUL or control bytes)")
-    _encoding, text = html_to_unicode(content_type, data)
-    return text
+    return html_to_unicode(content_type, data)
 
 
 def strip_xml_declaration(text: str) -> str:
@@ -69,19 +73,18 @@ def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
 
     Raises :class:`InvalidInputError` for empty, whitespace-only or binary input.
     """
+    utf8: bytes | None = None
     if isinstance(html, bytes):
-        if looks_binary(html):
-            raise InvalidInputError("input looks binary, not HTML (NUL or control bytes)")
-        encoding, text = html_to_unicode(content_type, html)
+        encoding, text = _decode(html, content_type)
         # Valid UTF-8 (decoding replaced nothing) gives the same tree when parsed as bytes.
         if encoding in _UTF8_NAMES and "\ufffd" not in text and b"\x00" not in html:
-            if not text or text.isspace():
-                raise InvalidInputError("empty document")
-            return _parse(html.removeprefix(_UTF8_BOM), _UTF8_PARSER)
+            utf8 = html.removeprefix(_UTF8_BOM)
     else:
         text = html
     if not text or text.isspace() or text == "\ufeff":
         raise InvalidInputError("empty document")
+    if utf8 is not None:
+        return _parse(utf8, _UTF8_PARSER)
     if "\x00" in text:
         text = text.replace("\x00", "")
     return _parse(strip_xml_declaration(text), _PARSER)
