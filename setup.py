@@ -10,19 +10,28 @@ HERE = Path(__file__).parent
 def speedups() -> list[Extension]:
     """The optional compiled twin of the hot loops (``scrapy_boilerplate/_speedups.pyx``).
 
-    Built with Cython against lxml's headers when both are importable at build time; a build
-    that fails leaves the pure-Python code in charge (same results, slower).
+    Built against lxml's headers: from the ``.pyx`` with Cython when it is importable at build
+    time, else from the generated ``.c`` an sdist ships. A build that fails leaves the
+    pure-Python code in charge (same results, slower).
     """
     try:
         import lxml
-        from Cython.Build import cythonize
     except ImportError:
         return []
+    source = HERE / "scrapy_boilerplate" / "_speedups"
     extension = Extension(
         "scrapy_boilerplate._speedups",
-        ["scrapy_boilerplate/_speedups.pyx"],
+        [str(source.with_suffix(".pyx").relative_to(HERE))],
         include_dirs=lxml.get_include(),
+        optional=True,
     )
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if not source.with_suffix(".c").exists():
+            return []
+        extension.sources = [str(source.with_suffix(".c").relative_to(HERE))]
+        return [extension]
     try:
         extensions = cythonize([extension], language_level=3, quiet=True)
     except Exception as exc:  # any Cython failure means "no speedups"
