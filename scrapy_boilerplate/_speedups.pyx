@@ -58,7 +58,7 @@ cdef int _name_class(const char* name) noexcept nogil:
             return K_INLINE
         return K_BODY if _is(name, b"body") else K_DEFAULT
     if first == b"h":
-        if name[2] == 0 and (name[1] == b"1" or name[1] == b"2" or name[1] == b"3"):
+        if (name[1] == b"1" or name[1] == b"2" or name[1] == b"3") and name[2] == 0:
             return K_LABELLED
         return K_DEFAULT
     if first == b"l":
@@ -112,30 +112,27 @@ cdef inline bint _plain_element(xmlNode* node) noexcept nogil:
     return node.type == XML_ELEMENT_NODE and (node.ns is NULL or node.ns.href is NULL)
 
 
-cdef inline int _node_class(xmlNode* node, bint strict) noexcept nogil:
-    cdef int kind
-    if not _plain_element(node):
-        return K_DEFAULT  # entities and namespaced tags match no table
-    kind = _name_class(<const char*>node.name)
-    if kind == K_EXTRA_IGNORABLE:
-        return K_DEFAULT if strict else K_IGNORABLE
-    return kind
-
-
-def tag_class(str name, bint strict):
-    """The walk's class number of a tag name (for the consistency tests)."""
-    return _node_class_of_name(name.encode("utf-8"), strict)
-
-
-cdef int _node_class_of_name(bytes name, bint strict):
+cdef inline int _tag_class(const char* name, bint strict) noexcept nogil:
+    """The walk's class of a plain tag name, with strictness applied."""
     cdef int kind = _name_class(name)
     if kind == K_EXTRA_IGNORABLE:
         return K_DEFAULT if strict else K_IGNORABLE
     return kind
 
 
+cdef inline int _node_class(xmlNode* node, bint strict) noexcept nogil:
+    if not _plain_element(node):
+        return K_DEFAULT  # entities and namespaced tags match no table
+    return _tag_class(<const char*>node.name, strict)
+
+
+def tag_class(str name, bint strict):
+    """The walk's class number of a tag name (for the consistency tests)."""
+    return _tag_class(name.encode("utf-8"), strict)
+
+
 cdef inline bint _is_named(xmlNode* node, const char* name) noexcept nogil:
-    return _plain_element(node) and strcmp(<const char*>node.name, name) == 0
+    return _plain_element(node) and _is(<const char*>node.name, name)
 
 
 # -- lxml's view of text: .text / .tail ------------------------------------------------------
