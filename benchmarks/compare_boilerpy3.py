@@ -23,8 +23,8 @@ from pathlib import Path
 
 from scrapy_boilerplate import get_extractor
 from scrapy_boilerplate.errors import BoilerplateError
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 _TOKEN = re.compile(r"\w+")
 OURS = ("boilerpipe-article", "boilerpipe-article-1.2")

@@ -34,7 +34,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from scrapy_boilerplate import segmentation
 from scrapy_boilerplate.evaluation.datasets import Page, datasets_root, load_pages, resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import (
     Counts,
@@ -51,6 +50,7 @@ from scrapy_boilerplate.evaluation.report import (
     summarise,
     type_table,
 )
+from scrapy_boilerplate.page import segmentation
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "benchmarks.md"

@@ -1,8 +1,13 @@
 """scrapy-boilerplate: clean article text for every Scrapy crawl.
 
 Public API: :func:`extract`, :func:`get_extractor`, :func:`register_extractor`,
-:func:`available_extractors`, :class:`ExtractionResult` and the exceptions; the Scrapy
-components live in :mod:`scrapy_boilerplate.integration`.
+:func:`available_extractors`, :class:`ExtractionResult`, :class:`ExtractionContext` and the
+exceptions; the Scrapy components live in :mod:`scrapy_boilerplate.integration`.
+
+The package is layered, each stage importing only the stages before it: ``model`` (blocks,
+documents, options, context, result) -> ``page`` (parsing, tokens, segmentation) ->
+``features``, ``filters``, ``output`` -> ``classifiers``, ``site`` -> ``extractors`` ->
+``api``, ``integration``, ``evaluation`` -> ``cli``.
 """
 
 from __future__ import annotations
@@ -12,8 +17,7 @@ from typing import Any
 from .api import extract
 from .errors import BoilerplateError, ExtractionError, InvalidInputError
 from .extractors import Extractor, available_extractors, get_extractor, register_extractor
-from .options import Option
-from .result import ExtractionResult
+from .model import ExtractionContext, ExtractionResult, Option
 
 __version__ = "0.1.0"
 
@@ -24,6 +28,7 @@ __all__ = [
     "available_extractors",
     "Extractor",
     "ExtractionResult",
+    "ExtractionContext",
     "Option",
     "BoilerplateError",
     "InvalidInputError",

@@ -1,8 +1,13 @@
 """The ``scrapy-boilerplate`` command line.
 
-``extract FILE|-`` prints a page's title and article text (``--json`` for the full result);
-``extract-dir DIR --out PRED.json`` runs an extractor over a dataset folder
-(``DIR/html/<id>.html[.gz]``) and writes ``{"<id>": {"articleBody": ..., "headline": ...}}``.
+``extract FILE|-`` prints a page's title and article text (``--json`` for the full result,
+``--highlight OUT.html`` for the page with its blocks marked); ``extract-dir DIR --out
+PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
+``{"<id>": {"articleBody": ..., "headline": ...}}``.
+
+More subcommands come from the ``scrapy_boilerplate.commands`` entry point group (``evaluate``
+is one): each entry point names a function ``add(subparsers)`` that adds its subcommand. A
+plugin is imported only when its subcommand runs, or for ``--help``.
 """
 
 from __future__ import annotations
@@ -12,15 +17,19 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
 from .errors import BoilerplateError
-from .evaluation.cli import add_evaluate_command
-from .evaluation.datasets import html_files, read_html
-from .extractors import available_extractors, get_extractor
+from .extractors import available_extractors, get_extractor, get_spec
+from .output.highlight import highlight_html
+from .page.files import html_files, read_html
 
-__all__ = ["main", "build_parser", "read_page"]
+__all__ = ["main", "build_parser", "read_page", "COMMANDS_GROUP"]
+
+#: Entry point group of the subcommands other packages (or stages) add.
+COMMANDS_GROUP = "scrapy_boilerplate.commands"
 
 
 def read_page(path: str) -> bytes:
@@ -55,15 +64,21 @@ def _add_extractor_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_extract(args: argparse.Namespace) -> int:
     extractor = get_extractor(args.extractor, **dict(args.option))
+    if args.highlight and len(args.files) != 1:
+        raise ValueError("--highlight takes exactly one FILE")
     status = 0
     for path in args.files:
         url = args.url or (None if path == "-" else Path(path).resolve().as_uri())
         try:
-            result = extractor.extract(read_page(path), url)
+            page = read_page(path)
+            result = extractor.extract(page, url)
         except (OSError, BoilerplateError) as exc:
             print(f"scrapy-boilerplate: {path}: {exc}", file=sys.stderr)
             status = 1
             continue
+        if args.highlight:
+            base = None if url is None or url.startswith("file:") else url
+            Path(args.highlight).write_text(highlight_html(result, page, base), encoding="utf-8")
         if args.json:
             print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
         else:
@@ -115,8 +130,8 @@ def _cmd_extract_dir(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with its subcommands."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with its subcommands (plugins: those ``argv`` needs, see above)."""
     parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -128,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("--json", action="store_true", help="print the result as JSON")
     extract.add_argument(
         "--no-blocks", action="store_true", help="with --json: leave out the blocks"
+    )
+    extract.add_argument(
+        "--highlight", metavar="OUT.html", help="also write the page with its blocks marked"
     )
     _add_extractor_arguments(extract)
     extract.set_defaults(handler=_cmd_extract)
@@ -143,13 +161,22 @@ def build_parser() -> argparse.ArgumentParser:
     extractors = commands.add_parser("extractors", help="list the extractors and their options")
     extractors.set_defaults(handler=_cmd_extractors)
 
-    add_evaluate_command(commands)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = words[0] if words else None
+    if command not in commands.choices:
+        for plugin in _plugins(command):
+            plugin.load()(commands)
     return parser
 
 
-def _cmd_extractors(args: argparse.Namespace) -> int:
-    from .extractors import get_spec
+def _plugins(command: str | None) -> list[EntryPoint]:
+    """The plugin that adds ``command``, or every plugin when none does (``--help``, a typo:
+    argparse then lists all subcommands)."""
+    plugins = list(entry_points(group=COMMANDS_GROUP))
+    return [p for p in plugins if p.name == command] or plugins
 
+
+def _cmd_extractors(args: argparse.Namespace) -> int:
     for name in available_extractors():
         spec = get_spec(name)
         print(f"{name}: {spec.description}")
@@ -161,7 +188,7 @@ def _cmd_extractors(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.handler(args))
     except ValueError as exc:  # bad extractor name or option

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scrapy_boilerplate.document import TextBlock, TextDocument
-from scrapy_boilerplate.tokens import word_stats
+from scrapy_boilerplate.model.document import TextBlock, TextDocument
+from scrapy_boilerplate.page.tokens import word_stats
 
 
 def make_block(

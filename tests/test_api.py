@@ -87,7 +87,9 @@ def test_ancestor_depth_zero_disables_the_tree_filter() -> None:
 
 
 def test_users_can_register_their_own_chain() -> None:
-    register_extractor("test-everything", lambda options: [MarkEverythingContent()], replace=True)
+    register_extractor(
+        "test-everything", lambda options, context: [MarkEverythingContent()], replace=True
+    )
     assert "Copyright" in extract(ARTICLE, extractor="test-everything").text
     with pytest.raises(ValueError, match="already registered"):
-        register_extractor("test-everything", lambda options: [])
+        register_extractor("test-everything", lambda options, context: [])

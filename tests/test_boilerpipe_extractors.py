@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from scrapy_boilerplate import available_extractors, get_extractor
-from scrapy_boilerplate.document import TextDocument
-from scrapy_boilerplate.labels import TITLE
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.model.context import NO_CONTEXT
+from scrapy_boilerplate.model.document import TextDocument
+from scrapy_boilerplate.model.labels import TITLE
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "boilerpipe"
 NEWS = (FIXTURES / "news_article.html").read_text(encoding="utf-8")
@@ -76,7 +77,7 @@ def test_default_extractor_fuses_equal_densities_first() -> None:
 def test_vector_7_headline_is_merged_into_the_content_run() -> None:
     extractor = get_extractor("boilerpipe-article")
     doc = segment(parse_html(NEWS))
-    chain = extractor.spec.build_chain(extractor.options)
+    chain = extractor.spec.build_chain(extractor.options, NO_CONTEXT)
     for step in chain[:5]:
         step(doc)
     headline = next(b for b in doc.blocks if b.text == HEADLINE)
@@ -125,7 +126,7 @@ def test_list_at_end_is_kept_after_the_main_block() -> None:
         "<ul><li><a href='/x'>Other link</a></li></ul></body></html>"
     )
     extractor = get_extractor("boilerpipe-article")
-    chain = extractor.spec.build_chain(extractor.options)
+    chain = extractor.spec.build_chain(extractor.options, NO_CONTEXT)
     assert type(chain[-1]).__name__ == "ListAtEndFilter"
     outputs = []
     for steps in (chain[:-1], chain):

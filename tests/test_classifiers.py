@@ -17,7 +17,7 @@ from scrapy_boilerplate.classifiers import (
     num_words_rule,
     text_density_1r_rule,
 )
-from scrapy_boilerplate.document import EMPTY_BLOCK
+from scrapy_boilerplate.model.document import EMPTY_BLOCK
 
 
 def test_empty_block_has_zero_features() -> None:

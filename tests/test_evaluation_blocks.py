@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from shared_datasets import SHARED_DATASETS
 
-from scrapy_boilerplate.document import TextBlock
 from scrapy_boilerplate.evaluation.blocks import _decisions, block_table, l3s_block_summary
-from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.model.document import TextBlock
 
 
 def _block(text: str, content: bool) -> TextBlock:
@@ -20,7 +21,7 @@ def test_merged_blocks_take_the_decision_of_the_block_they_joined() -> None:
     assert _decisions([a, b], [a, b]) == [True, False]
 
 
-L3S = datasets_root() / "l3s-gn1"
+L3S = SHARED_DATASETS / "l3s-gn1"
 
 
 @pytest.mark.skipif(not L3S.is_dir(), reason="shared L3S-GN1 dataset not present")

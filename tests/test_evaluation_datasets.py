@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.evaluation.datasets import (
     DatasetError,
@@ -96,9 +97,20 @@ def test_resolve_dataset_uses_the_env_root(tmp_path: Path, monkeypatch: pytest.M
         resolve_dataset("missing")
 
 
+def test_without_the_env_root_only_paths_resolve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BOILERPLATE_DATASETS", raising=False)
+    assert datasets_root() is None
+    shutil.copytree(FIXTURES / "wcxb", tmp_path / "mini")
+    assert resolve_dataset(tmp_path / "mini") == tmp_path / "mini"
+    with pytest.raises(DatasetError, match="BOILERPLATE_DATASETS is not set"):
+        resolve_dataset("wcxb-dev")
+
+
 # -- the shared datasets (skipped in a user's clone) ------------------------------------------
 
-SHARED = datasets_root()
+SHARED = SHARED_DATASETS
 
 
 @pytest.mark.skipif(not (SHARED / "wcxb-dev").is_dir(), reason="shared WCXB dataset not present")
@@ -113,7 +125,6 @@ def test_shared_wcxb_dev() -> None:
 @pytest.mark.skipif(not (SHARED / "l3s-gn1").is_dir(), reason="shared L3S-GN1 dataset not present")
 def test_shared_l3s_gn1() -> None:
     assert detect_format(SHARED / "l3s-gn1") == "l3s-gn1"
-    pytest.importorskip("scrapy_boilerplate.evaluation.l3s", reason="L3S reader not written yet")
     pages = list(load_pages(SHARED / "l3s-gn1", limit=2))
     assert len(pages) == 2
     assert all(page.gold_text and page.html for page in pages)

@@ -6,13 +6,13 @@ import gzip
 from pathlib import Path
 
 import pytest
+from shared_datasets import SHARED_DATASETS
 
-from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
+from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.evaluation.l3s import (
     L3SLabel,
     four_class,
     label_blocks,
-    load_l3s_pages,
     read_url_mapping,
     segment_annotated,
     two_class,
@@ -110,19 +110,19 @@ def _write_collection(root: Path) -> None:
 def test_load_pages_from_a_tiny_collection(tmp_path: Path):
     _write_collection(tmp_path)
     assert read_url_mapping(tmp_path) == {"a-1": "http://example.com/a"}
-    pages = list(load_l3s_pages(tmp_path))
+    pages = list(load_pages(tmp_path))
     assert [page.id for page in pages] == ["a-1", "b-2"]
     first = pages[0]
     assert first.url == "http://example.com/a" and pages[1].url is None
     assert first.title == "Cat sits on mat"
     assert first.gold_text.startswith("Cat sits on mat\nThe cat sat")
     assert "Caf\u00e9".encode("iso-8859-1") in first.html  # original bytes, own charset
-    assert [page.id for page in load_l3s_pages(tmp_path, limit=1)] == ["a-1"]
+    assert [page.id for page in load_pages(tmp_path, limit=1)] == ["a-1"]
     assert [page.id for page in load_pages(tmp_path)] == ["a-1", "b-2"]
 
 
 def _l3s_root() -> Path:
-    root = datasets_root() / "l3s-gn1"
+    root = SHARED_DATASETS / "l3s-gn1"
     if not (root / "annotated").is_dir():
         pytest.skip("L3S-GN1 dataset not available")
     return root
@@ -130,7 +130,7 @@ def _l3s_root() -> Path:
 
 def test_real_collection_first_pages():
     root = _l3s_root()
-    pages = list(load_l3s_pages(root, limit=3))
+    pages = list(load_pages(root, limit=3))
     assert len(pages) == 3
     for page in pages:
         assert page.url and page.url.startswith("http")

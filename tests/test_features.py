@@ -12,8 +12,8 @@ from scrapy_boilerplate.features import (
     feature_names,
     text_stats,
 )
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 PAGE = (
     "<html><body>"

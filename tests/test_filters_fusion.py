@@ -11,9 +11,9 @@ from scrapy_boilerplate.filters.fusion import (
     SplitParagraphBlocksFilter,
     same_text_density,
 )
-from scrapy_boilerplate.labels import LI, STRICTLY_NOT_CONTENT, TITLE
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.model.labels import LI, STRICTLY_NOT_CONTENT, TITLE
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 # --- BlockProximityFusion --------------------------------------------------------------------
 

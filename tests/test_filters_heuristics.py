@@ -16,7 +16,7 @@ from scrapy_boilerplate.filters.heuristics import (
     java_split,
     title_candidates,
 )
-from scrapy_boilerplate.labels import (
+from scrapy_boilerplate.model.labels import (
     ARTICLE_METADATA,
     HEADING,
     INDICATES_END_OF_TEXT,
@@ -25,8 +25,8 @@ from scrapy_boilerplate.labels import (
     TITLE,
     VERY_LIKELY_CONTENT,
 )
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 # --- TerminatingBlocksFinder -----------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from scrapy_boilerplate.filters.selection import (
     SurroundingToContentFilter,
     has_clause,
 )
-from scrapy_boilerplate.labels import MIGHT_BE_CONTENT, TITLE, VERY_LIKELY_CONTENT
+from scrapy_boilerplate.model.labels import MIGHT_BE_CONTENT, TITLE, VERY_LIKELY_CONTENT
 
 # --- BoilerplateBlockFilter ------------------------------------------------------------------
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scrapy_boilerplate import labels as L
-from scrapy_boilerplate.document import TextDocument
 from scrapy_boilerplate.filters.basic import MarkEverythingContent
 from scrapy_boilerplate.filters.tree import AncestorGroupingFilter, nth_ancestor, paragraph_of
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.model import labels as L
+from scrapy_boilerplate.model.document import TextDocument
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 

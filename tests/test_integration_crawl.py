@@ -16,11 +16,11 @@ import pytest_twisted
 import scrapy
 from integration_support import SITE, CrawlResult, SiteSpider, base_settings, crawl
 
-from scrapy_boilerplate import ExtractionResult, extract, register_extractor
+from scrapy_boilerplate import ExtractionContext, ExtractionResult, extract, register_extractor
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
-from scrapy_boilerplate.document import TextDocument
 from scrapy_boilerplate.filters import Filter
 from scrapy_boilerplate.integration import SettingError
+from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site  # the local fixture site (a pytest fixture)
 #: What a ``pytest_twisted.inlineCallbacks`` test function returns.
@@ -37,7 +37,7 @@ def _explode_on_marker(doc: TextDocument) -> bool:
     return False
 
 
-def _exploding_chain(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _exploding_chain(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [NUM_WORDS_RULES, _explode_on_marker]
 
 
@@ -438,7 +438,7 @@ def _die_in_worker_on_marker(doc: TextDocument) -> bool:
 
 register_extractor(
     "test-die",
-    lambda options: [NUM_WORDS_RULES, _die_in_worker_on_marker],
+    lambda options, context: [NUM_WORDS_RULES, _die_in_worker_on_marker],
     description="kills its worker process on a marker",
     replace=True,
 )

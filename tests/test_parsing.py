@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from lxml import etree
+from shared_datasets import SHARED_DATASETS
 
-from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
-from scrapy_boilerplate.parsing import decode_html, parse_html, strip_xml_declaration
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.page.parsing import decode_html, parse_html, strip_xml_declaration
 
 
 def text_path_tree(html: bytes, content_type: str | None = None) -> bytes:
@@ -52,7 +53,7 @@ def test_legacy_charsets_are_decoded() -> None:
 
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1"])
 def test_every_shared_dataset_page_parses_as_its_text(dataset: str) -> None:
-    if not (datasets_root() / dataset).is_dir():
+    if not (SHARED_DATASETS / dataset).is_dir():
         pytest.skip(f"shared dataset {dataset} not present")
     for page in load_pages(dataset):
         assert tree(page.html) == text_path_tree(page.html), page.url

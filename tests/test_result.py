@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.result import ExtractionResult
+from scrapy_boilerplate.model.result import ExtractionResult
 
 PAGE = (
     "<html><head><title>Site | Story</title></head><body><nav><a href='/'>Home</a></nav>"

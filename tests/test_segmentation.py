@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_boilerplate import labels
 from scrapy_boilerplate.classifiers import num_words_rule
-from scrapy_boilerplate.document import EMPTY_BLOCK, TextDocument
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.model import labels
+from scrapy_boilerplate.model.document import EMPTY_BLOCK, TextDocument
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 
 def seg(html: str, strict_reference: bool = False) -> TextDocument:

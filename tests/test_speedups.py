@@ -16,13 +16,15 @@ from typing import Any
 
 import pytest
 from lxml import etree
+from shared_datasets import SHARED_DATASETS
 
-from scrapy_boilerplate import extract, segmentation, tokens
-from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
-from scrapy_boilerplate.parsing import parse_html
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.page import segmentation, tags, tokens
+from scrapy_boilerplate.page.parsing import parse_html
 
 try:
-    from scrapy_boilerplate import _speedups
+    from scrapy_boilerplate.page import _speedups
 except ImportError:
     if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
         raise
@@ -58,7 +60,7 @@ def assert_same_walk(root: etree._Element, strict: bool) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_tag_classes_match_the_python_tables(strict: bool) -> None:
-    classes = segmentation._CLASSES[strict]
+    classes = tags.TAG_CLASSES[strict]
     names = [*classes, "div", "p", "head", "title", "html", "x-widget", "bb", "scripts", ""]
     for name in names:
         assert _speedups.tag_class(name, strict) == classes.get(name, 0), name
@@ -171,7 +173,7 @@ def test_word_stats_at_the_wrap_edges(words: list[int]) -> None:
 
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1"])
 def test_every_shared_dataset_page(dataset: str) -> None:
-    if not (datasets_root() / dataset).is_dir():
+    if not (SHARED_DATASETS / dataset).is_dir():
         pytest.skip(f"shared dataset {dataset} not present")
     count = 0
     for page in load_pages(dataset):
@@ -186,7 +188,8 @@ def test_every_shared_dataset_page(dataset: str) -> None:
 def test_the_environment_variable_selects_the_pure_python_walk() -> None:
     page = FIXTURES / "site" / "article.html"
     code = (
-        "import sys; from scrapy_boilerplate import extract, segmentation; "
+        "import sys; from scrapy_boilerplate import extract; "
+        "from scrapy_boilerplate.page import segmentation; "
         "assert not segmentation.ACCELERATED; "
         f"sys.stdout.write(extract(open({str(page)!r}, 'rb').read()).text)"
     )

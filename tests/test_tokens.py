@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_boilerplate.tokens import LINK_END, LINK_START, is_word, tokenize, word_stats
+from scrapy_boilerplate.page.tokens import LINK_END, LINK_START, is_word, tokenize, word_stats
 
 
 def density(text: str) -> float:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapy_boilerplate.document import TextDocument
 from scrapy_boilerplate.evaluation.datasets import datasets_root
 from scrapy_boilerplate.evaluation.l3s import (
     L3SLabel,
@@ -25,6 +24,7 @@ from scrapy_boilerplate.evaluation.l3s import (
     two_class,
 )
 from scrapy_boilerplate.features import FeatureSet, block_features, feature_names
+from scrapy_boilerplate.model.document import TextDocument
 
 ALL_SETS = (FeatureSet.PREVIOUS, FeatureSet.CURRENT, FeatureSet.NEXT, FeatureSet.FLOW)
 FREQUENCY_NAMES = ("prev_text_frequency", "curr_text_frequency", "next_text_frequency")

@@ -16,8 +16,8 @@ from scrapy_boilerplate.evaluation.datasets import Page
 from scrapy_boilerplate.evaluation.metrics import Counts, character_counts, mean_page_scores
 from scrapy_boilerplate.extractors import get_extractor
 from scrapy_boilerplate.filters.tree import AncestorGroupingFilter
-from scrapy_boilerplate.parsing import parse_html
-from scrapy_boilerplate.segmentation import segment
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 DEPTHS = (1, 2, 3, 4, 5)
 #: Paper Table 2 (English) P, R, F by depth and Table 1 (English) P, R, F.

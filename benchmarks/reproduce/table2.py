@@ -19,9 +19,9 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 from scrapy_boilerplate.classifiers import NeighbourRule, density_rule, num_words_rule
-from scrapy_boilerplate.document import EMPTY_BLOCK
 from scrapy_boilerplate.features import BLOCK_FEATURES, POSITION_FEATURES, FeatureSet
 from scrapy_boilerplate.features import feature_names as names_of
+from scrapy_boilerplate.model.document import EMPTY_BLOCK
 
 from .data import FREQUENCY_NAMES, LabelledBlocks
 from .weka import WekaScores, weka_scores

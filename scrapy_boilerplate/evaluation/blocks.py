@@ -13,9 +13,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..document import TextBlock
 from ..errors import BoilerplateError
 from ..extractors import get_extractor
+from ..model.document import TextBlock
 from .datasets import Page
 from .l3s import annotated_html, segment_annotated, two_class
 from .metrics import Counts, block_scores, page_f1, weighted_roc_auc

@@ -6,21 +6,30 @@ Three on-disk formats are understood (see ``docs/evaluation.md``):
   ``ground_truth.main_content``, page type in ``_internal.page_type.primary``);
 * **article benchmark**: ``html/<id>.html.gz`` plus one ``ground-truth.json`` mapping
   ``id -> {"articleBody": ..., "url": ...}``;
-* **L3S-GN1**: ``original/`` plus ``annotated/`` pages (read by :mod:`.l3s`).
+* **L3S-GN1**: ``original/`` plus ``annotated/`` pages (labels aligned by :mod:`.l3s`).
 
-The datasets folder defaults to ``../shared/datasets`` next to the repository and can be
-moved with the ``BOILERPLATE_DATASETS`` environment variable.
+A dataset is named by its path, or by its folder name under the datasets root given by the
+``BOILERPLATE_DATASETS`` environment variable.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from ..page.files import html_files, read_html
+from .l3s import (
+    L3SLabel,
+    annotated_html,
+    original_html,
+    page_ids,
+    read_url_mapping,
+    segment_annotated,
+)
 
 __all__ = [
     "Page",
@@ -30,9 +39,11 @@ __all__ = [
     "resolve_dataset",
     "detect_format",
     "load_pages",
-    "html_files",
-    "read_html",
+    "DATASETS_ENV",
 ]
+
+#: The environment variable naming the folder that holds the datasets by name.
+DATASETS_ENV = "BOILERPLATE_DATASETS"
 
 DatasetFormat = Literal["wcxb", "article-benchmark", "l3s-gn1"]
 
@@ -60,12 +71,10 @@ class Page:
     without_snippets: tuple[str, ...] = ()
 
 
-def datasets_root() -> Path:
-    """The shared datasets folder: ``$BOILERPLATE_DATASETS`` or ``../shared/datasets``."""
-    env = os.environ.get("BOILERPLATE_DATASETS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+def datasets_root() -> Path | None:
+    """The folder of datasets by name: ``$BOILERPLATE_DATASETS``, or None when it is unset."""
+    env = os.environ.get(DATASETS_ENV)
+    return Path(env) if env else None
 
 
 def resolve_dataset(name_or_path: str | os.PathLike[str]) -> Path:
@@ -73,10 +82,11 @@ def resolve_dataset(name_or_path: str | os.PathLike[str]) -> Path:
     path = Path(name_or_path)
     if path.is_dir():
         return path
-    shared = datasets_root() / path
-    if shared.is_dir():
-        return shared
-    raise DatasetError(f"no dataset folder {str(name_or_path)!r} (nor under {datasets_root()})")
+    root = datasets_root()
+    if root is not None and (root / path).is_dir():
+        return root / path
+    where = f"nor under ${DATASETS_ENV}={root}" if root else f"and ${DATASETS_ENV} is not set"
+    raise DatasetError(f"no dataset folder {str(name_or_path)!r} ({where})")
 
 
 def detect_format(path: str | os.PathLike[str]) -> DatasetFormat:
@@ -121,28 +131,6 @@ def load_pages(
             continue
         count += 1
         yield page
-
-
-def read_html(path: Path) -> bytes:
-    """Bytes of an HTML file; a ``.gz`` file is decompressed."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rb") as handle:
-            return handle.read()
-    return path.read_bytes()
-
-
-def html_files(root: Path) -> dict[str, Path]:
-    """Map page id -> html file (``<id>.html[.gz]``) of ``root/html``, or of ``root`` itself
-    when it has no ``html`` folder; ids in sorted order."""
-    html_dir = root / "html" if (root / "html").is_dir() else root
-    files: dict[str, Path] = {}
-    for path in sorted(html_dir.iterdir()):
-        name = path.name
-        for suffix in (".html.gz", ".htm.gz", ".html", ".htm"):
-            if name.endswith(suffix):
-                files[name[: -len(suffix)]] = path
-                break
-    return files
 
 
 def _snippets(value: Any) -> tuple[str, ...]:
@@ -191,11 +179,20 @@ def _load_article_benchmark(root: Path) -> Iterator[Page]:
 
 
 def _load_l3s(root: Path, limit: int | None) -> Iterator[Page]:
-    try:
-        from .l3s import load_l3s_pages
-    except ImportError as exc:
-        raise DatasetError(
-            f"{root} is an L3S-GN1 dataset but its reader (scrapy_boilerplate.evaluation.l3s) "
-            f"is not available: {exc}"
-        ) from exc
-    return load_l3s_pages(root, limit=limit)
+    """L3S-GN1 pages in id order: ``html`` is the original page (bytes in its own charset);
+    ``gold_text`` the text of the headline, full text, supplemental and comment spans of the
+    annotated page; ``title`` the first headline span's text (None without one)."""
+    urls = read_url_mapping(root)
+    for count, page_id in enumerate(page_ids(root)):
+        if limit is not None and count >= limit:
+            return
+        annotated = segment_annotated(annotated_html(root, page_id), urls.get(page_id))
+        headline = annotated.text_of(frozenset({L3SLabel.HEADLINE})).split("\n", 1)[0]
+        yield Page(
+            id=page_id,
+            html=original_html(root, page_id),
+            url=urls.get(page_id),
+            gold_text=annotated.text_of(),
+            title=headline or None,
+            page_type="article",
+        )

@@ -8,7 +8,7 @@ Label rules:
 
 * a piece of text takes the label of its innermost ``x-nc-selN`` span; text in no span is
   *not content* (0), as in the paper ("unselected text is regarded not content");
-* the annotated page is segmented with :func:`~scrapy_boilerplate.segmentation.segment` (the
+* the annotated page is segmented with :func:`~scrapy_boilerplate.page.segmentation.segment` (the
   spans are inline, so they do not split blocks); a block holding text of several labels takes
   the label covering most of its words (ties: the label met first);
 * two-class problem: content = headline, full text, supplemental, user comments (the paper
@@ -23,10 +23,8 @@ word only when a label boundary falls inside a word, which the annotator's tool 
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -34,11 +32,12 @@ from typing import Final
 
 from lxml import etree
 
-from ..document import Element, TextDocument
-from ..parsing import parse_html
-from ..segmentation import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, segment
-from ..tokens import is_word, tokenize
-from .datasets import Page
+from ..model.document import Element, TextDocument
+from ..page.files import read_html
+from ..page.parsing import parse_html
+from ..page.segmentation import segment
+from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS
+from ..page.tokens import is_word, tokenize
 
 __all__ = [
     "L3SLabel",
@@ -52,7 +51,7 @@ __all__ = [
     "read_url_mapping",
     "page_ids",
     "annotated_html",
-    "load_l3s_pages",
+    "original_html",
 ]
 
 
@@ -214,11 +213,6 @@ def label_blocks(html: bytes | str, url: str | None = None) -> tuple[TextDocumen
     return annotated.doc, annotated.labels
 
 
-def _read_gz(path: Path) -> bytes:
-    with gzip.open(path, "rb") as handle:
-        return handle.read()
-
-
 def read_url_mapping(path: str | os.PathLike[str]) -> dict[str, str]:
     """``uuid -> URL`` from ``url-mapping.txt`` (lines ``<urn:uuid:ID>\\tURL``)."""
     mapping: dict[str, str] = {}
@@ -244,28 +238,9 @@ def page_ids(path: str | os.PathLike[str]) -> list[str]:
 
 def annotated_html(path: str | os.PathLike[str], page_id: str) -> bytes:
     """The annotated page ``page_id`` of the collection at ``path``."""
-    return _read_gz(Path(path) / "annotated" / f"{page_id}.html.gz")
+    return read_html(Path(path) / "annotated" / f"{page_id}.html.gz")
 
 
-def load_l3s_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterator[Page]:
-    """Yield the pages of the L3S-GN1 folder ``path`` in id order.
-
-    ``html`` is the original page (bytes in its own charset); ``gold_text`` the text of the
-    headline, full text, supplemental and comment spans of the annotated page; ``title`` the
-    first headline span's text (None without one).
-    """
-    root = Path(path)
-    urls = read_url_mapping(root)
-    for count, page_id in enumerate(page_ids(root)):
-        if limit is not None and count >= limit:
-            return
-        annotated = segment_annotated(annotated_html(root, page_id), urls.get(page_id))
-        headline = annotated.text_of(frozenset({L3SLabel.HEADLINE})).split("\n", 1)[0]
-        yield Page(
-            id=page_id,
-            html=_read_gz(root / "original" / f"{page_id}.html.gz"),
-            url=urls.get(page_id),
-            gold_text=annotated.text_of(),
-            title=headline or None,
-            page_type="article",
-        )
+def original_html(path: str | os.PathLike[str], page_id: str) -> bytes:
+    """The original page ``page_id`` of the collection at ``path`` (bytes in its own charset)."""
+    return read_html(Path(path) / "original" / f"{page_id}.html.gz")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import BoilerplateError
-from ..parsing import decode_html, strip_xml_declaration
+from ..page.parsing import decode_html, strip_xml_declaration
 from .datasets import Page
 from .metrics import (
     Counts,

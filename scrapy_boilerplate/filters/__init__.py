@@ -1,4 +1,4 @@
-"""Filters: small steps over a :class:`~scrapy_boilerplate.document.TextDocument`.
+"""Filters: small steps over a :class:`~scrapy_boilerplate.model.document.TextDocument`.
 
 A filter is any callable ``filter(doc) -> bool`` that changes the document in place (flags,
 labels, merged or deleted blocks) and returns True if it changed anything. Extractors are
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..document import TextDocument
+from ..model.document import TextDocument
 
 __all__ = ["Filter"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import labels as L
-from ..document import TextDocument
+from ..model import labels as L
+from ..model.document import TextDocument
 
 __all__ = ["MarkEverythingContent", "MinWordsFilter", "FillContentGapsFilter"]
 

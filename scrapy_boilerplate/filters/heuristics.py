@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .. import labels as lbl
-from ..document import TextBlock, TextDocument
+from ..model import labels as lbl
+from ..model.document import TextBlock, TextDocument
 from .selection import LargestContentFilter
 
 __all__ = [
@@ -351,11 +351,7 @@ class MainContentFilter:
         blocks = doc.blocks
         start = next((i for i, block in enumerate(blocks) if lbl.TITLE in block.labels), 0)
         end = next(
-            (
-                i
-                for i in range(start, len(blocks))
-                if lbl.INDICATES_END_OF_TEXT in blocks[i].labels
-            ),
+            (i for i in range(start, len(blocks)) if lbl.INDICATES_END_OF_TEXT in blocks[i].labels),
             len(blocks),
         )
         changed = False

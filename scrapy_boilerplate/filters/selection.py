@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .. import labels as lbl
-from ..document import TextBlock, TextDocument
+from ..model import labels as lbl
+from ..model.document import TextBlock, TextDocument
 
 __all__ = [
     "BoilerplateBlockFilter",

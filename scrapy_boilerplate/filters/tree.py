@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .. import labels as L
-from ..document import Element, TextBlock, TextDocument
+from ..model import labels as L
+from ..model.document import Element, TextBlock, TextDocument
 
 __all__ = ["PARAGRAPH_TAGS", "AncestorGroupingFilter", "paragraph_of", "nth_ancestor"]
 

@@ -15,7 +15,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
-from ..result import ExtractionResult
+from ..model.result import ExtractionResult
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
-from ..result import ExtractionResult
+from ..model.result import ExtractionResult
 from .runtime import Runtime
 
 __all__ = ["FillReport", "fill_item", "is_empty", "enrich"]

@@ -30,7 +30,8 @@ from twisted.python.threadpool import ThreadPool
 
 from ..errors import InvalidInputError
 from ..extractors import Extractor, get_extractor
-from ..result import ExtractionResult
+from ..model.context import ExtractionContext
+from ..model.result import ExtractionResult
 from .settings import BoilerplateConfig
 
 __all__ = ["Runtime", "STATS_PREFIX"]
@@ -96,8 +97,11 @@ class Runtime:
         url: str | None,
         content_type: str | None,
         stats_key: str,
+        context: ExtractionContext | None = None,
     ) -> ExtractionResult | None:
         """Run ``extractor`` on one page; None if the page is not HTML or the extractor failed.
+
+        ``context`` (per-site data) goes with the page to the worker; an empty one is not sent.
 
         Never raises: an invalid page counts ``<stats_key>/skipped/invalid_input``, any other
         exception ``<stats_key>/errors`` (and ``.../errors/<ExceptionType>``); success counts
@@ -107,7 +111,7 @@ class Runtime:
         try:
             if self._use_processes and self._start_processes():
                 result, elapsed_ms = await maybe_deferred_to_future(
-                    self._in_process(extractor, body, url, content_type)
+                    self._in_process(extractor, body, url, content_type, context)
                 )
             elif self.config.threads:
                 result, elapsed_ms = await maybe_deferred_to_future(
@@ -119,10 +123,11 @@ class Runtime:
                         body,
                         url,
                         content_type,
+                        context,
                     )
                 )
             else:
-                result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+                result, elapsed_ms = _timed_extract(extractor, body, url, content_type, context)
         except BrokenProcessPool as exc:
             self.inc(f"{stats_key}/errors")
             self.inc(f"{stats_key}/errors/{type(exc).__name__}")
@@ -191,11 +196,18 @@ class Runtime:
         )
 
     def _in_process(
-        self, extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
+        self,
+        extractor: Extractor,
+        body: bytes | str,
+        url: str | None,
+        content_type: str | None,
+        context: ExtractionContext | None,
     ) -> Deferred[tuple[ExtractionResult, float]]:
         assert self._processes is not None
+        if context is not None and context.is_empty:
+            context = None  # nothing to pickle
         future = self._processes.submit(
-            _extract_in_process, extractor.name, extractor.options, body, url, content_type
+            _extract_in_process, extractor.name, extractor.options, body, url, content_type, context
         )
         deferred: Deferred[tuple[ExtractionResult, float]] = Deferred()
         future.add_done_callback(lambda done: _reactor().callFromThread(_fire, deferred, done))
@@ -211,11 +223,15 @@ class Runtime:
 
 
 def _timed_extract(
-    extractor: Extractor, body: bytes | str, url: str | None, content_type: str | None
+    extractor: Extractor,
+    body: bytes | str,
+    url: str | None,
+    content_type: str | None,
+    context: ExtractionContext | None = None,
 ) -> tuple[ExtractionResult, float]:
     """The result and the extraction's own duration in ms (queueing time excluded)."""
     started = time.perf_counter()
-    result = extractor.extract(body, url, content_type=content_type)
+    result = extractor.extract(body, url, content_type=content_type, context=context)
     return result, (time.perf_counter() - started) * 1000
 
 
@@ -230,10 +246,11 @@ def _extract_in_process(
     body: bytes | str,
     url: str | None,
     content_type: str | None,
+    context: ExtractionContext | None = None,
 ) -> tuple[ExtractionResult, float]:
     """Runs in a worker process (the result's DOM references are dropped by pickling)."""
     extractor = _worker_extractor(name, tuple(sorted(options.items())))
-    return _timed_extract(extractor, body, url, content_type)
+    return _timed_extract(extractor, body, url, content_type, context)
 
 
 def _fire(deferred: Deferred[Any], future: Future[Any]) -> None:

@@ -16,6 +16,8 @@ __all__ = [
     "TextBlock",
     "TextDocument",
     "EMPTY_BLOCK",
+    "BlockRow",
+    "merged_score",
     "blocks_to_rows",
     "blocks_from_rows",
 ]
@@ -28,7 +30,7 @@ Element = etree._Element
 class TextBlock:
     """A run of text not interrupted by a block-level tag (``<a>`` and inline tags don't split).
 
-    Units: word counts are word tokens (see :mod:`scrapy_boilerplate.tokens`); ``tag_level`` is
+    Units: word counts are word tokens (see :mod:`scrapy_boilerplate.page.tokens`); ``tag_level`` is
     the element depth where the block's first text appeared (``<html>`` = 1, ``<body>`` = 2).
     """
 
@@ -44,6 +46,8 @@ class TextBlock:
     labels: set[str] = field(default_factory=set)
     elements: list[Element] = field(default_factory=list)
     is_content: bool = False
+    #: A model's probability that the block is content (None when no model scored it).
+    score: float | None = None
 
     @property
     def text_density(self) -> float:
@@ -61,7 +65,12 @@ class TextBlock:
         return self.elements[0] if self.elements else None
 
     def merge_next(self, other: TextBlock) -> None:
-        """Append ``other`` to this block (texts joined by a newline, counts summed)."""
+        """Append ``other`` to this block (texts joined by a newline, counts summed).
+
+        The merged ``score`` is the word-weighted mean of the known scores (a plain mean when
+        neither block has words), or None when neither block has one.
+        """
+        self.score = merged_score(self, other)
         self.text = f"{self.text}\n{other.text}"
         self.num_words += other.num_words
         self.num_linked_words += other.num_linked_words
@@ -82,6 +91,7 @@ class TextBlock:
         return {
             "text": self.text,
             "is_content": self.is_content,
+            "score": None if self.score is None else round(self.score, 6),
             "labels": sorted(self.labels),
             "num_words": self.num_words,
             "num_linked_words": self.num_linked_words,
@@ -93,8 +103,19 @@ class TextBlock:
         }
 
 
+def merged_score(first: TextBlock, second: TextBlock) -> float | None:
+    """The score of ``first`` and ``second`` merged: word-weighted mean of the known scores."""
+    scored = [block for block in (first, second) if block.score is not None]
+    if not scored:
+        return None
+    words = sum(block.num_words for block in scored)
+    if not words:
+        return sum(block.score or 0.0 for block in scored) / len(scored)
+    return sum((block.score or 0.0) * block.num_words for block in scored) / words
+
+
 #: A block as a plain tuple: every field but ``elements``, in field order.
-BlockRow = tuple[str, int, int, int, int, int, int, int, int, set[str], bool]
+BlockRow = tuple[str, int, int, int, int, int, int, int, int, set[str], bool, float | None]
 
 
 def blocks_to_rows(blocks: list[TextBlock]) -> list[BlockRow]:
@@ -112,6 +133,7 @@ def blocks_to_rows(blocks: list[TextBlock]) -> list[BlockRow]:
             b.offset_end,
             b.labels,
             b.is_content,
+            b.score,
         )
         for b in blocks
     ]
@@ -119,7 +141,7 @@ def blocks_to_rows(blocks: list[TextBlock]) -> list[BlockRow]:
 
 def blocks_from_rows(rows: list[BlockRow]) -> list[TextBlock]:
     """Blocks back from :func:`blocks_to_rows` (with no DOM references)."""
-    return [TextBlock(*row[:10], [], row[10]) for row in rows]
+    return [TextBlock(*row[:10], [], row[10], row[11]) for row in rows]
 
 
 #: The neighbour used at document edges by the neighbour classifiers (nw 0, ld 0, td 0).

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from .document import EMPTY_BLOCK, TextBlock, TextDocument
-from .tokens import is_word, tokenize
+from ..model.document import EMPTY_BLOCK, TextBlock, TextDocument
+from ..page.tokens import is_word, tokenize
 
 __all__ = [
     "FeatureSet",

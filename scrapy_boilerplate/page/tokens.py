@@ -22,6 +22,8 @@ __all__ = [
     "is_word",
     "word_stats",
     "block_word_stats",
+    "block_stats",
+    "space_tokens",
     "strip_markers",
 ]
 
@@ -70,7 +72,7 @@ def _pad_other_run(match: re.Match[str]) -> str:
     return head + run + tail
 
 
-def _space_tokens(text: str) -> str:
+def space_tokens(text: str) -> str:
     """Space-separate tokens: break wherever a word character touches an "other" character."""
     if _OTHER_RUN.search(text) is None:
         return text
@@ -79,7 +81,7 @@ def _space_tokens(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Split ``text`` into tokens: at whitespace and at every word/other character boundary."""
-    return _space_tokens(text).split()
+    return space_tokens(text).split()
 
 
 def is_word(token: str) -> bool:
@@ -131,7 +133,7 @@ def _wrap(words: list[str], word_chars: int) -> tuple[int, int]:
     return count - words_on_last_line, wraps
 
 
-def _block_stats(spaced: str, in_link: bool) -> WordStats:
+def block_stats(spaced: str, in_link: bool) -> WordStats:
     """Statistics of one block whose tokens are already space-separated."""
     words = _WORD.findall(spaced)
     last_start = spaced.rfind(LINK_START)
@@ -159,10 +161,10 @@ def block_word_stats(buffers: Sequence[str], in_link: bool = False) -> list[Word
     """
     if not buffers:
         return []
-    joined = _space_tokens("\n".join(buffers))
+    joined = space_tokens("\n".join(buffers))
     stats = []
     for spaced in joined.split("\n"):
-        block = _block_stats(spaced, in_link)
+        block = block_stats(spaced, in_link)
         in_link = block.in_link_after
         stats.append(block)
     return stats

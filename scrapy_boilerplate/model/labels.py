@@ -1,4 +1,4 @@
-"""Block labels: plain strings attached to :class:`~scrapy_boilerplate.document.TextBlock`.
+"""Block labels: plain strings attached to :class:`~scrapy_boilerplate.model.document.TextBlock`.
 
 The names follow the reference boilerpipe implementation; labels never change the output by
 themselves, only filters that read them do.

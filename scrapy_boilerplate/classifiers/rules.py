@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .document import EMPTY_BLOCK, TextBlock, TextDocument
+from ..model.document import EMPTY_BLOCK, TextBlock, TextDocument
 
 __all__ = [
     "NeighbourRule",

@@ -5,15 +5,17 @@ ids, a SHA-256 digest of those ids and their gold texts, and floors for shingle 
 A check runs the extractor on each subset and fails if a score is below its floor, or if the
 subset's digest no longer matches (the dataset changed: the floors would mean nothing).
 
-    python -m scrapy_boilerplate.evaluation.gate                 # check (exit 1 if a floor broke)
-    python -m scrapy_boilerplate.evaluation.gate --raise-floors  # floors up to today's scores
-    python -m scrapy_boilerplate.evaluation.gate --lower-floor --reason "why"   # explicit only
-    python -m scrapy_boilerplate.evaluation.gate --init          # choose subsets, set floors
+    python benchmarks/gate.py                 # check (exit 1 if a floor broke)
+    python benchmarks/gate.py --raise-floors  # floors up to today's scores
+    python benchmarks/gate.py --lower-floor --reason "why"   # explicit only
+    python benchmarks/gate.py --init          # choose subsets, set floors
 
 Floors are set ``MARGIN`` below the measured score (rounded down to 3 decimals), so that
 harmless changes pass and real regressions do not. Lowering a floor needs ``--lower-floor`` and
 a ``--reason``, which is recorded in the file's history (quote it in the commit message).
-Missing datasets skip the gate (exit 0) unless ``--require-datasets`` is given.
+Missing datasets skip the gate (exit 0) unless ``--require-datasets`` is given. The datasets
+root is ``--datasets``, else ``$BOILERPLATE_DATASETS``, else ``../shared/datasets`` beside the
+repository.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,10 +33,16 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from .datasets import DatasetError, Page, load_pages, resolve_dataset
-from .metrics import Scores, benchmark_scores, shingle_counts
-from .peers import resolve_extractor
-from .report import run_extractor
+from scrapy_boilerplate.evaluation.datasets import (
+    DATASETS_ENV,
+    DatasetError,
+    Page,
+    load_pages,
+    resolve_dataset,
+)
+from scrapy_boilerplate.evaluation.metrics import Scores, benchmark_scores, shingle_counts
+from scrapy_boilerplate.evaluation.peers import resolve_extractor
+from scrapy_boilerplate.evaluation.report import run_extractor
 
 __all__ = [
     "BASELINE",
@@ -49,7 +58,10 @@ __all__ = [
     "main",
 ]
 
-BASELINE = Path(__file__).resolve().parents[2] / "benchmarks" / "quality-baseline.json"
+REPO = Path(__file__).resolve().parents[1]
+BASELINE = REPO / "benchmarks" / "quality-baseline.json"
+#: The datasets root when neither ``--datasets`` nor ``$BOILERPLATE_DATASETS`` names one.
+DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
 MARGIN = 0.005
 METRICS = ("f1", "precision")
 #: name -> (dataset, page type or None, number of pages): the subsets ``--init`` chooses.
@@ -192,11 +204,16 @@ def _print_results(results: Sequence[SubsetResult]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line of the gate; returns the exit status (0 ok or skipped, 1 broken, 2 error)."""
     parser = argparse.ArgumentParser(
-        prog="python -m scrapy_boilerplate.evaluation.gate",
+        prog="python benchmarks/gate.py",
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
     parser.add_argument("--baseline", type=Path, default=BASELINE)
-    parser.add_argument("--datasets", type=Path, help="datasets root (default: ../shared/datasets)")
+    parser.add_argument(
+        "--datasets",
+        type=Path,
+        default=Path(os.environ.get(DATASETS_ENV) or DEFAULT_DATASETS),
+        help=f"datasets root (default: ${DATASETS_ENV} or {DEFAULT_DATASETS})",
+    )
     parser.add_argument("--init", action="store_true", help="write a new baseline")
     parser.add_argument("--extractor", default="article", help="with --init (default: article)")
     parser.add_argument("--raise-floors", action="store_true", help="raise floors to the scores")

@@ -1,4 +1,4 @@
-"""Segmentation: an lxml tree becomes a :class:`~scrapy_boilerplate.document.TextDocument`.
+"""Segmentation: an lxml tree becomes a :class:`~scrapy_boilerplate.model.document.TextDocument`.
 
 Rules (reference boilerpipe, spec §1): every tag starts a new block except ``<a>`` and the
 inline tags; ``<a>`` text counts as linked words; text inside ``<script>``, ``<style>`` and the
@@ -6,7 +6,7 @@ other ignorable tags is dropped; text outside ``<body>`` never forms a block, bu
 ``<title>`` text is kept as the document title. The walk is iterative, so nesting depth is
 bounded only by the parser. It visits elements (and entity references), as
 ``etree.iterwalk`` does: in a tree that still holds comments or processing instructions, those
-are passed over with the text that follows them (:func:`~scrapy_boilerplate.parsing.parse_html`
+are passed over with the text that follows them (:func:`~scrapy_boilerplate.page.parsing.parse_html`
 drops them while parsing and keeps that text).
 
 The walk and the word counts have a compiled twin (``_speedups``, built with Cython when the
@@ -17,72 +17,30 @@ when the twin is not built or :data:`PURE_PYTHON_ENV` is set.
 from __future__ import annotations
 
 import os
-import re
 from types import ModuleType
 from typing import Final
 
 from lxml import etree
 
-from . import labels as L
-from .document import Element, TextBlock, TextDocument
+from ..model.document import Element, TextBlock, TextDocument
+from .javacompat import COMMON_WHITESPACE, JAVA_WHITESPACE
+from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title
 from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers
 
-__all__ = [
-    "segment",
-    "ACCELERATED",
-    "PURE_PYTHON_ENV",
-    "IGNORABLE_TAGS",
-    "INLINE_TAGS",
-    "LABELS_BY_TAG",
-]
+__all__ = ["segment", "ACCELERATED", "PURE_PYTHON_ENV"]
 
 #: Set this environment variable (to any non-empty value) to run the pure-Python walk even
 #: when the compiled speedups are built.
 PURE_PYTHON_ENV: Final = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 
-_DEFAULT, _IGNORABLE, _ANCHOR, _BODY, _INLINE, _INLINE_SPACED, _LABELLED = range(7)
-
-#: Tags whose text is dropped (reference set).
-IGNORABLE_TAGS: Final = frozenset(
-    {"style", "script", "option", "object", "embed", "applet", "link", "noscript"}
+# The tag classes as module globals: the hot loop compares them without an attribute lookup.
+_DEFAULT, _IGNORABLE, _ANCHOR, _BODY = (
+    TagClass.DEFAULT,
+    TagClass.IGNORABLE,
+    TagClass.ANCHOR,
+    TagClass.BODY,
 )
-#: Tags also ignored unless ``strict_reference`` is set (their text is never article text).
-EXTRA_IGNORABLE_TAGS: Final = frozenset(
-    {"svg", "template", "math", "iframe", "noembed", "noframes", "textarea"}
-)
-#: Inline tags: they neither split blocks nor change the tag level.
-INLINE_TAGS: Final = frozenset(
-    {"b", "i", "u", "strike", "em", "strong", "span", "sup", "sub", "code", "tt", "var", "font"}
-)
-_INLINE_SPACED_TAGS: Final = frozenset({"abbr", "acronym"})
-#: Labels a block gets while inside these elements.
-LABELS_BY_TAG: Final[dict[str, frozenset[str]]] = {
-    "li": frozenset({L.LI}),
-    "h1": frozenset({L.H1, L.HEADING}),
-    "h2": frozenset({L.H2, L.HEADING}),
-    "h3": frozenset({L.H3, L.HEADING}),
-}
-_NOT_BLOCK_LEVEL: Final = INLINE_TAGS | _INLINE_SPACED_TAGS | {"a"}
-_COMMON_WHITESPACE: Final = " \t\n\r\x0c"
-# Java whitespace other than the space: str.isspace() minus U+00A0, U+2007, U+202F, U+0085.
-_JAVA_WHITESPACE: Final = re.compile(
-    "[\t\n\x0b\x0c\r\x1c-\x1f\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]"
-)
-
-
-def _tag_classes(strict_reference: bool) -> dict[str, int]:
-    classes = dict.fromkeys(IGNORABLE_TAGS, _IGNORABLE)
-    if not strict_reference:
-        classes.update(dict.fromkeys(EXTRA_IGNORABLE_TAGS, _IGNORABLE))
-    classes.update(dict.fromkeys(INLINE_TAGS, _INLINE))
-    classes.update(dict.fromkeys(_INLINE_SPACED_TAGS, _INLINE_SPACED))
-    classes.update(dict.fromkeys(LABELS_BY_TAG, _LABELLED))
-    classes["a"] = _ANCHOR
-    classes["body"] = _BODY
-    return classes
-
-
-_CLASSES = {False: _tag_classes(False), True: _tag_classes(True)}
+_INLINE, _INLINE_SPACED, _LABELLED = TagClass.INLINE, TagClass.INLINE_SPACED, TagClass.LABELLED
 
 
 class _Segmenter:
@@ -105,11 +63,11 @@ class _Segmenter:
         self.pending: list[tuple[str, str, int, set[str], Element | None]] = []
 
     def run(self, root: Element) -> None:
-        classes = _CLASSES[self.strict]
+        classes = TAG_CLASSES[self.strict]
         strict = self.strict
         parts = self.parts
         label_stack = self.label_stack
-        java_whitespace = _JAVA_WHITESPACE.sub
+        java_whitespace = JAVA_WHITESPACE.sub
         last_was_ws = False
         in_body = in_anchor = in_ignorable = 0
         tag_level = 0
@@ -124,7 +82,7 @@ class _Segmenter:
                 if kind == _IGNORABLE:
                     walker.skip_subtree()  # no text inside counts; its end event still comes
                 elif tag == "head" and not strict:
-                    self.title = _head_title(element)
+                    self.title = head_title(element)
                     walker.skip_subtree()
                 if kind == _INLINE:
                     pass
@@ -199,7 +157,7 @@ class _Segmenter:
                 flush_pending = False
             if in_ignorable:
                 continue
-            if chunk.strip(_COMMON_WHITESPACE):
+            if chunk.strip(COMMON_WHITESPACE):
                 chunk = java_whitespace(" ", chunk)
                 stripped = chunk.strip(" ")
             else:
@@ -216,7 +174,7 @@ class _Segmenter:
                     self.block_tag_level = tag_level
                 # the text's container: the element itself, or its parent for a tail
                 container = element.getparent() if is_tail else element
-                while container is not None and container.tag in _NOT_BLOCK_LEVEL:
+                while container is not None and container.tag in NOT_BLOCK_LEVEL_TAGS:
                     container = container.getparent()
                 self.block_element = container if container is not None else element
                 if not strict:
@@ -285,15 +243,6 @@ def _build_blocks(
             zip(pending, stats, strict=True)
         )
     ]
-
-
-def _head_title(head: Element) -> str | None:
-    """The whitespace-collapsed text of the first non-empty ``<title>`` in ``<head>``."""
-    for title in head.iter("title"):
-        text = " ".join(str(title.xpath("string()")).split())
-        if text:
-            return text
-    return None
 
 
 def segment(

@@ -1,6 +1,6 @@
 from collections.abc import Sequence
 
-from .document import Element
+from ..model.document import Element
 from .tokens import WordStats
 
 def walk(

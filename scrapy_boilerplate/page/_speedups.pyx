@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """Compiled twins of the two hot loops: the segmentation walk and the block word statistics.
 
-The pure-Python code in :mod:`~scrapy_boilerplate.segmentation` and
-:mod:`~scrapy_boilerplate.tokens` is the reference; these functions give the same results
+The pure-Python code in :mod:`~scrapy_boilerplate.page.segmentation` and
+:mod:`~scrapy_boilerplate.page.tokens` is the reference; these functions give the same results
 (``tests/test_speedups.py`` checks that on hand-made trees and, when present, on every page of
 the shared datasets) without the interpreter's per-element cost: the walk reads libxml2 nodes
 through lxml's public C API and makes Python objects only for text and for block elements.
@@ -25,7 +25,9 @@ cetree.import_lxml__etree()
 
 import unicodedata
 
-from .tokens import LINK_END, LINK_START, WRAP_COLUMNS, WordStats, _block_stats, _space_tokens
+from .javacompat import JAVA_WHITESPACE
+from .tags import LABELS_BY_TAG, head_title
+from .tokens import LINK_END, LINK_START, WRAP_COLUMNS, WordStats, block_stats, space_tokens
 from .tokens import strip_markers
 
 # -- tag classes (the tables of segmentation.py, checked against them by the tests) -----------
@@ -308,11 +310,9 @@ cdef object _HEAD_TITLE = None
 
 cdef _load_tables():
     global _LABELS_BY_TAG, _JAVA_WHITESPACE_SUB, _HEAD_TITLE
-    from .segmentation import _JAVA_WHITESPACE, LABELS_BY_TAG, _head_title
-
     _LABELS_BY_TAG = {name.encode("ascii"): labels for name, labels in LABELS_BY_TAG.items()}
-    _JAVA_WHITESPACE_SUB = _JAVA_WHITESPACE.sub
-    _HEAD_TITLE = _head_title
+    _JAVA_WHITESPACE_SUB = JAVA_WHITESPACE.sub
+    _HEAD_TITLE = head_title
 
 
 cdef class _Walker:
@@ -631,7 +631,7 @@ cdef object _stats(str text, bint in_link, bint* in_link_after):
             c = text[i]
             kind = _char_class(c)
             if kind == C_OTHER and previous != C_OTHER:
-                # a run of "other" characters: where _space_tokens puts its spaces
+                # a run of "other" characters: where space_tokens puts its spaces
                 end = i + 1
                 while end < n and _char_class(text[end]) == C_OTHER:
                     end += 1
@@ -697,7 +697,7 @@ def block_word_stats(buffers, bint in_link=False):
     for buffer in buffers:
         block = _stats(buffer, in_link, &after)
         if block is None:  # a word holding NBSP or the like: the reference path lays it out
-            block = _block_stats(_space_tokens(buffer), in_link)
+            block = block_stats(space_tokens(buffer), in_link)
             after = block.in_link_after
         stats.append(block)
         in_link = after

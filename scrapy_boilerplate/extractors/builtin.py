@@ -1,27 +1,27 @@
-"""The built-in named extractors (registered on first use of the registry)."""
+"""The built-in named extractors: the reference boilerpipe chains, the paper's single
+classifiers and the product default ``article`` (see ``docs/extractors.md``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .classifiers import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
-from .extractors import register_extractor
-from .filters import Filter
-from .filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
-from .filters.fusion import (
+from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
+from ..filters import Filter
+from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
+from ..filters.fusion import (
     BlockProximityFusion,
     SimpleBlockFusionProcessor,
     SplitParagraphBlocksFilter,
 )
-from .filters.heuristics import (
+from ..filters.heuristics import (
     DocumentTitleMatchClassifier,
     IgnoreBlocksAfterContentFilter,
     ListAtEndFilter,
     TerminatingBlocksFinder,
     TrailingHeadlineToBoilerplateFilter,
 )
-from .filters.selection import (
+from ..filters.selection import (
     ARTICLE_EXPAND_MIN_WORDS,
     BoilerplateBlockFilter,
     ExpandTitleToContentFilter,
@@ -29,35 +29,31 @@ from .filters.selection import (
     LargeBlockSameTagLevelToContentFilter,
     MinClauseWordsFilter,
 )
-from .filters.tree import AncestorGroupingFilter
-from .options import Option
+from ..filters.tree import AncestorGroupingFilter
+from ..model.context import ExtractionContext
+from ..model.options import Option
+from .base import ExtractorSpec
 
-__all__: list[str] = []
+__all__ = ["BUILTIN_EXTRACTORS", "ARTICLE_OPTIONS", "ARTICLE_CLASSIFIERS"]
 
 
-def _keep_everything(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _keep_everything(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [MarkEverythingContent()]
 
 
-def _numwords(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _numwords(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [NUM_WORDS_RULES]
 
 
-def _density(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _density(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [DENSITY_RULES]
 
 
-def _canola(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _canola(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [CANOLA_RULES]
 
 
-register_extractor("keep-everything", _keep_everything, description="every block is content")
-register_extractor("numwords", _numwords, description="Algorithm 2 (number-of-words tree) alone")
-register_extractor("density", _density, description="Algorithm 1 (densitometric tree) alone")
-register_extractor("canola", _canola, description="the reference's Canola classifier")
-
-
-def _boilerpipe_article(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _boilerpipe_article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     """The reference ArticleExtractor 1.3 chain (spec §4), in order."""
     return [
         TerminatingBlocksFinder(),
@@ -75,7 +71,9 @@ def _boilerpipe_article(options: Mapping[str, Any]) -> Sequence[Filter]:
     ]
 
 
-def _boilerpipe_article_12(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _boilerpipe_article_12(
+    options: Mapping[str, Any], context: ExtractionContext
+) -> Sequence[Filter]:
     """The reference ArticleExtractor 1.2 chain (spec §4)."""
     return [
         TerminatingBlocksFinder(version="1.2"),
@@ -90,20 +88,20 @@ def _boilerpipe_article_12(options: Mapping[str, Any]) -> Sequence[Filter]:
     ]
 
 
-def _article_sentences(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _article_sentences(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [
-        *_boilerpipe_article(options),
+        *_boilerpipe_article(options, context),
         SplitParagraphBlocksFilter(),
         MinClauseWordsFilter(5, accept_without_delimiter=False),
     ]
 
 
-def _default(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _default(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     # The proximity fusion is a no-op here (nothing is content yet); kept as in the reference (Q2).
     return [SimpleBlockFusionProcessor(), BlockProximityFusion(1, False, False), DENSITY_RULES]
 
 
-def _largest_content(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _largest_content(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     return [
         NUM_WORDS_RULES,
         BlockProximityFusion(1, content_only=False, same_level=False),
@@ -111,36 +109,11 @@ def _largest_content(options: Mapping[str, Any]) -> Sequence[Filter]:
     ]
 
 
-def _keep_everything_min_words(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _keep_everything_min_words(
+    options: Mapping[str, Any], context: ExtractionContext
+) -> Sequence[Filter]:
     min_words = MinWordsFilter(options["min_words"])
     return [SimpleBlockFusionProcessor(), MarkEverythingContent(), min_words]
-
-
-register_extractor(
-    "boilerpipe-article", _boilerpipe_article, description="the reference ArticleExtractor 1.3"
-)
-register_extractor(
-    "boilerpipe-article-1.2", _boilerpipe_article_12, description="reference ArticleExtractor 1.2"
-)
-register_extractor(
-    "article-sentences",
-    _article_sentences,
-    description="the reference ArticleSentencesExtractor: 1.3 article, whole clauses only",
-)
-register_extractor(
-    "default", _default, description="the reference DefaultExtractor: density fusion + Algorithm 1"
-)
-register_extractor(
-    "largest-content",
-    _largest_content,
-    description="the reference LargestContentExtractor: Algorithm 2, largest fused block",
-)
-register_extractor(
-    "keep-everything-min-words",
-    _keep_everything_min_words,
-    options=(Option("min_words", int, 10, "minimum words of a kept (density-fused) block", 0),),
-    description="the reference KeepEverythingWithMinKWordsExtractor",
-)
 
 
 #: Block classifiers the ``article`` extractor can start from.
@@ -177,7 +150,7 @@ ARTICLE_OPTIONS = (
 )
 
 
-def _article(options: Mapping[str, Any]) -> Sequence[Filter]:
+def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     chain: list[Filter] = [ARTICLE_CLASSIFIERS[options["classifier"]]]
     if options["end_of_text"]:
         chain += [TerminatingBlocksFinder(), IgnoreBlocksAfterContentFilter()]
@@ -188,9 +161,45 @@ def _article(options: Mapping[str, Any]) -> Sequence[Filter]:
     return chain
 
 
-register_extractor(
-    "article",
-    _article,
-    options=ARTICLE_OPTIONS,
-    description="product default: word-count classification, grandparent filter, gap filling",
+#: Every built-in extractor, as the registry starts with them.
+BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
+    ExtractorSpec("keep-everything", _keep_everything, description="every block is content"),
+    ExtractorSpec("numwords", _numwords, description="Algorithm 2 (number-of-words tree) alone"),
+    ExtractorSpec("density", _density, description="Algorithm 1 (densitometric tree) alone"),
+    ExtractorSpec("canola", _canola, description="the reference's Canola classifier"),
+    ExtractorSpec(
+        "boilerpipe-article", _boilerpipe_article, description="the reference ArticleExtractor 1.3"
+    ),
+    ExtractorSpec(
+        "boilerpipe-article-1.2",
+        _boilerpipe_article_12,
+        description="reference ArticleExtractor 1.2",
+    ),
+    ExtractorSpec(
+        "article-sentences",
+        _article_sentences,
+        description="the reference ArticleSentencesExtractor: 1.3 article, whole clauses only",
+    ),
+    ExtractorSpec(
+        "default",
+        _default,
+        description="the reference DefaultExtractor: density fusion + Algorithm 1",
+    ),
+    ExtractorSpec(
+        "largest-content",
+        _largest_content,
+        description="the reference LargestContentExtractor: Algorithm 2, largest fused block",
+    ),
+    ExtractorSpec(
+        "keep-everything-min-words",
+        _keep_everything_min_words,
+        options=(Option("min_words", int, 10, "minimum words of a kept (density-fused) block", 0),),
+        description="the reference KeepEverythingWithMinKWordsExtractor",
+    ),
+    ExtractorSpec(
+        "article",
+        _article,
+        options=ARTICLE_OPTIONS,
+        description="product default: word-count classification, grandparent filter, gap filling",
+    ),
 )

@@ -11,7 +11,7 @@ import re
 
 from lxml import etree
 
-from .document import Element, TextDocument
+from ..model.document import Element, TextDocument
 
 __all__ = ["find_title", "strip_site_name"]
 

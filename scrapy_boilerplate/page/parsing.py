@@ -11,8 +11,8 @@ import re
 from lxml import etree
 from w3lib.encoding import html_to_unicode
 
-from .document import Element
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
+from ..model.document import Element
 
 __all__ = ["decode_html", "parse_html", "looks_binary", "strip_xml_declaration"]
 

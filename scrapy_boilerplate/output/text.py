@@ -1,0 +1,30 @@
+"""Article text: the content blocks as paragraphs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..model.document import TextBlock
+
+__all__ = ["article_text"]
+
+# Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
+_SPACE_RUN = re.compile(" {2,}")
+_KEPT_SPACES = "\xa0\u2007\u202f\x85"
+# Anchors force a space on both sides ("see <a>here</a>." -> "see here ."); undo it for display.
+_SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[.,;:!?)\]](?:\s|$))")
+
+
+def article_text(blocks: Sequence[TextBlock]) -> str:
+    """Join the content blocks' lines: one paragraph per atomic block, blank lines between.
+
+    Internal whitespace runs are collapsed and the space anchors force before punctuation is
+    removed; a merged block contributes one paragraph per line.
+    """
+    text = "\n".join(block.text for block in blocks if block.is_content)
+    for space in _KEPT_SPACES:
+        if space in text:
+            text = text.replace(space, " ")
+    text = _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", text))
+    return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)

@@ -1,0 +1,90 @@
+"""How the segmentation treats each HTML tag (reference §1.2, ``docs/reference-quirks.md``).
+
+Every tag starts a new block except ``<a>`` and the inline tags; the text of ignorable tags is
+dropped; ``<li>`` and ``<h1>``-``<h3>`` label the blocks inside them. The compiled twin of the
+walk has these tables compiled in; the tests check the two agree.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..model import labels as L
+from ..model.document import Element
+
+__all__ = [
+    "TagClass",
+    "IGNORABLE_TAGS",
+    "EXTRA_IGNORABLE_TAGS",
+    "INLINE_TAGS",
+    "INLINE_SPACED_TAGS",
+    "LABELS_BY_TAG",
+    "NOT_BLOCK_LEVEL_TAGS",
+    "TAG_CLASSES",
+    "head_title",
+]
+
+
+class TagClass:
+    """What an element event does in the walk (small ints: the hot loop compares them)."""
+
+    DEFAULT: Final = 0  # a block-level tag: splits blocks, one tag level deeper
+    IGNORABLE: Final = 1  # its text is dropped
+    ANCHOR: Final = 2  # ``<a>``: linked words, no split
+    BODY: Final = 3  # ``<body>``: blocks exist only inside it
+    INLINE: Final = 4  # no split, same tag level
+    INLINE_SPACED: Final = 5  # no split, same tag level, a space on both sides
+    LABELLED: Final = 6  # block-level, and labels the blocks inside
+
+
+#: Tags whose text is dropped (reference set).
+IGNORABLE_TAGS: Final = frozenset(
+    {"style", "script", "option", "object", "embed", "applet", "link", "noscript"}
+)
+#: Tags also ignored unless ``strict_reference`` is set (their text is never article text).
+EXTRA_IGNORABLE_TAGS: Final = frozenset(
+    {"svg", "template", "math", "iframe", "noembed", "noframes", "textarea"}
+)
+#: Inline tags: they neither split blocks nor change the tag level.
+INLINE_TAGS: Final = frozenset(
+    {"b", "i", "u", "strike", "em", "strong", "span", "sup", "sub", "code", "tt", "var", "font"}
+)
+#: Inline tags that put a space on both sides of their text.
+INLINE_SPACED_TAGS: Final = frozenset({"abbr", "acronym"})
+#: Labels a block gets while inside these elements.
+LABELS_BY_TAG: Final[dict[str, frozenset[str]]] = {
+    "li": frozenset({L.LI}),
+    "h1": frozenset({L.H1, L.HEADING}),
+    "h2": frozenset({L.H2, L.HEADING}),
+    "h3": frozenset({L.H3, L.HEADING}),
+}
+#: Tags that are not a block's container (the block's element is their nearest other ancestor).
+NOT_BLOCK_LEVEL_TAGS: Final = INLINE_TAGS | INLINE_SPACED_TAGS | {"a"}
+
+
+def _tag_classes(strict_reference: bool) -> dict[str, int]:
+    classes = dict.fromkeys(IGNORABLE_TAGS, TagClass.IGNORABLE)
+    if not strict_reference:
+        classes.update(dict.fromkeys(EXTRA_IGNORABLE_TAGS, TagClass.IGNORABLE))
+    classes.update(dict.fromkeys(INLINE_TAGS, TagClass.INLINE))
+    classes.update(dict.fromkeys(INLINE_SPACED_TAGS, TagClass.INLINE_SPACED))
+    classes.update(dict.fromkeys(LABELS_BY_TAG, TagClass.LABELLED))
+    classes["a"] = TagClass.ANCHOR
+    classes["body"] = TagClass.BODY
+    return classes
+
+
+#: Tag name -> :class:`TagClass` value, by ``strict_reference``; a missing tag is DEFAULT.
+TAG_CLASSES: Final[dict[bool, dict[str, int]]] = {
+    False: _tag_classes(False),
+    True: _tag_classes(True),
+}
+
+
+def head_title(head: Element) -> str | None:
+    """The whitespace-collapsed text of the first non-empty ``<title>`` in ``<head>``."""
+    for title in head.iter("title"):
+        text = " ".join(str(title.xpath("string()")).split())
+        if text:
+            return text
+    return None
