@@ -29,7 +29,9 @@ class BlockSummary:
     """Word-weighted block scores of one extractor over a set of L3S-GN1 pages.
 
     ``precision`` / ``recall`` / ``f1`` and ``auc`` pool the words of all pages (micro);
-    ``mean_page_f1`` is the mean of the pages' F1; ``errors`` counts pages that failed.
+    ``auc`` ranks blocks by their model scores when every block has one
+    (``auc_from_scores``), else by the content decisions; ``mean_page_f1`` is the mean of
+    the pages' F1; ``errors`` counts pages that failed.
     """
 
     extractor: str
@@ -40,17 +42,20 @@ class BlockSummary:
     auc: float | None
     mean_page_f1: float
     errors: int
+    auc_from_scores: bool = False
 
 
-def _decisions(original: Sequence[TextBlock], processed: Sequence[TextBlock]) -> list[bool]:
-    """Content decision for each original block: its own, or, if a filter merged it into the
-    block before it, that block's."""
+def _decisions(
+    original: Sequence[TextBlock], processed: Sequence[TextBlock]
+) -> list[tuple[bool, float | None]]:
+    """Content decision and score of each original block: its own, or, if a filter merged it
+    into the block before it, that block's."""
     survivors = {id(block) for block in processed}
-    decisions: list[bool] = []
-    current = False
+    decisions: list[tuple[bool, float | None]] = []
+    current: tuple[bool, float | None] = (False, None)
     for block in original:
         if id(block) in survivors:
-            current = block.is_content
+            current = (block.is_content, block.score)
         decisions.append(current)
     return decisions
 
@@ -65,6 +70,7 @@ def l3s_block_summary(
     weights: list[float] = []
     gold: list[bool] = []
     predicted: list[bool] = []
+    scores: list[float | None] = []
     page_counts: list[Counts] = []
     errors = 0
     for page in pages:
@@ -77,24 +83,30 @@ def l3s_block_summary(
             errors += 1
             continue
         page_gold = [bool(two_class(label)) for label in annotated.labels]
-        page_predicted = _decisions(original, annotated.doc.blocks)
+        page_decisions = _decisions(original, annotated.doc.blocks)
+        page_predicted = [decision for decision, _ in page_decisions]
         page_counts.append(block_scores(page_weights, page_gold, page_predicted))
         weights += page_weights
         gold += page_gold
         predicted += page_predicted
+        scores += [score for _, score in page_decisions]
     total = block_scores(weights, gold, predicted)
     precision = total.tp / total.predicted if total.predicted else 0.0
     recall = total.tp / total.gold if total.gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    known = [score for score in scores if score is not None]
+    from_scores = bool(scores) and len(known) == len(scores)
+    ranking = known if from_scores else [float(p) for p in predicted]
     return BlockSummary(
         extractor=spec,
         pages=len(page_counts),
         precision=precision,
         recall=recall,
         f1=f1,
-        auc=weighted_roc_auc(weights, gold, [float(p) for p in predicted]),
+        auc=weighted_roc_auc(weights, gold, ranking),
         mean_page_f1=statistics.fmean(map(page_f1, page_counts)) if page_counts else 0.0,
         errors=errors,
+        auc_from_scores=from_scores,
     )
 
 
