@@ -275,7 +275,7 @@ def _difference(a: Sequence[PageScore], b: Sequence[PageScore], attr: str, sampl
 
 
 def acceptance(runs: dict[str, Run], subsets: dict[str, str], samples: int) -> str:
-    """The issue-2 comparisons that this run can show, each with its numbers."""
+    """The headline comparisons (this project against its peers) this run can show, with numbers."""
     lines = ["| check | subset | value (paired bootstrap SE) |", "|---|---|---|"]
     pairs = [
         ("`article` - `boilerpy3-article`, shingle F1 (goal >= +0.05)", "boilerpy3-article", "f1"),
@@ -467,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "method": method,
         "quality": "## Extraction quality\n\n" + "\n\n".join(quality),
         "speed": "## Extraction speed\n\n" + speed_table(results),
-        "acceptance": "## Issue-2 checks\n\n" + acceptance(runs, subsets, args.bootstrap),
+        "acceptance": "## Headline comparisons\n\n" + acceptance(runs, subsets, args.bootstrap),
     }
     if "article" in runs and runs["article"].available:
         sections["memory"] = (

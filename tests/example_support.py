@@ -19,7 +19,8 @@ POSTGRES_URL_VARIABLES = ("BOILERPLATE_TEST_POSTGRES_URL", "DATABASE_URL")
 
 
 def postgres_server_url() -> str:
-    """The configured PostgreSQL URL, or skip the test saying how to configure one."""
+    """The configured PostgreSQL URL, or skip the test saying how to configure one (or that
+    psycopg is not installed)."""
     for name in POSTGRES_URL_VARIABLES:
         url = os.environ.get(name, "")
         if url.startswith(("postgresql://", "postgres://")):
@@ -34,10 +35,13 @@ def postgres_server_url() -> str:
 
 
 def postgres_schema_url() -> Iterator[str]:
-    """A URL whose connections use a fresh, private schema; the schema is dropped afterwards."""
+    """A URL whose connections use a fresh, private schema; the schema is dropped afterwards.
+
+    Skips (never errors) without a configured server or without psycopg.
+    """
+    url = postgres_server_url()
     import psycopg
 
-    url = postgres_server_url()
     schema = f"newsroom_test_{uuid.uuid4().hex[:12]}"
     # A configured but unreachable server fails the test: CI must not pass by skipping.
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:

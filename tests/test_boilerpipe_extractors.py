@@ -1,4 +1,7 @@
-"""The reference-like named extractors end to end (spec §4, §6, §9 vectors 6 and 7)."""
+"""The reference-like named extractors end to end (reference §4, §6, §9 vectors 6 and 7).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The neighbour classifiers: Algorithms 1 and 2, Canola, 1R and CleanEval (spec §5.1-§5.3)."""
+"""The neighbour classifiers: Algorithms 1 and 2, Canola, 1R and CleanEval (reference §5.1-§5.3).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 
@@ -115,7 +118,7 @@ def test_classifiers_on_an_empty_document() -> None:
 
 
 def test_density_rules_last_dense_block_is_boilerplate() -> None:
-    # spec §7: the missing neighbour is a zero block, so a dense last block is boilerplate.
+    # reference §7: the missing neighbour is a zero block, so a dense last block is boilerplate.
     doc = make_doc(make_block(td=4), make_block(td=15))
     DENSITY_RULES(doc)
     assert content_flags(doc) == [True, False]

@@ -1,4 +1,7 @@
-"""Block fusion filters (spec §5.8, §5.14, §5.15, §5.19)."""
+"""Block fusion filters (reference §5.8, §5.14, §5.15, §5.19).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Labelling heuristics of the reference boilerpipe (spec §5.4-§5.7, §5.13, §5.18)."""
+"""Labelling heuristics of the reference boilerpipe (reference §5.4-§5.7, §5.13, §5.18).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 
@@ -79,7 +82,7 @@ def test_end_of_text_minimum_length_is_8_characters() -> None:
 
 
 def test_fully_linked_comment_only_in_1_3() -> None:
-    # Vector 3 (spec §9): the second, fully linked "Comment" block gets the label (1.3).
+    # Vector 3 (reference §9): the second, fully linked "Comment" block gets the label (1.3).
     root = parse_html("<div>a<a>Comment</a></div><div><a>Comment</a></div>")
     doc = segment(root)
     TerminatingBlocksFinder()(doc)

@@ -1,4 +1,7 @@
-"""Selection filters: the main block, its expansion, clause filtering (spec §5.9-§5.16, §5.19)."""
+"""Selection filters: the main block, its expansion, clause filtering (reference §5.9-§5.16, §5.19).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 

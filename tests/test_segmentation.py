@@ -1,4 +1,7 @@
-"""Segmentation rules of the boilerpipe spec (§1–§3) and its conformance vectors 1–5 (§9)."""
+"""Segmentation rules of the boilerpipe spec (§1–§3) and its conformance vectors 1–5 (§9).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 

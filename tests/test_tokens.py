@@ -1,4 +1,7 @@
-"""Tokenisation and word statistics (boilerpipe spec §2 and §3.1 examples)."""
+"""Tokenisation and word statistics (reference §2 and §3.1 examples).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 

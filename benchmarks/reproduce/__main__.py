@@ -1,4 +1,4 @@
-"""Regenerate ``docs/reproduction.md`` and ``docs/img/*.png`` (GitHub issue 5).
+"""Regenerate ``docs/reproduction.md`` and ``docs/img/*.png``.
 
 Usage (from the repository root, with the ``eval`` extra installed)::
 

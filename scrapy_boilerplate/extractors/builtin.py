@@ -1,5 +1,8 @@
 """The built-in named extractors: the reference boilerpipe chains, the paper's single
-classifiers and the product default ``article`` (see ``docs/extractors.md``)."""
+classifiers and the product default ``article`` (see ``docs/extractors.md``).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ def _canola(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[
 
 
 def _boilerpipe_article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
-    """The reference ArticleExtractor 1.3 chain (spec §4), in order."""
+    """The reference ArticleExtractor 1.3 chain (reference §4), in order."""
     return [
         TerminatingBlocksFinder(),
         DocumentTitleMatchClassifier(),
@@ -74,7 +77,7 @@ def _boilerpipe_article(options: Mapping[str, Any], context: ExtractionContext) 
 def _boilerpipe_article_12(
     options: Mapping[str, Any], context: ExtractionContext
 ) -> Sequence[Filter]:
-    """The reference ArticleExtractor 1.2 chain (spec §4)."""
+    """The reference ArticleExtractor 1.2 chain (reference §4)."""
     return [
         TerminatingBlocksFinder(version="1.2"),
         DocumentTitleMatchClassifier(version="1.2"),

@@ -1,7 +1,9 @@
-"""Block fusion: merge neighbouring blocks, or split merged ones (spec §5.8, §5.14, §5.15).
+"""Block fusion: merge neighbouring blocks, or split merged ones (reference §5.8, §5.14, §5.15).
 
 Merging appends the later block to the earlier one (:meth:`TextBlock.merge_next`: texts joined
 by a newline, counts summed, offsets spanning both) and deletes the later one from the list.
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
 
 from __future__ import annotations

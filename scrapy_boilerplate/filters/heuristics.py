@@ -1,7 +1,9 @@
-"""Labelling heuristics of the reference boilerpipe (spec §5.4-§5.7, §5.13, §5.18).
+"""Labelling heuristics of the reference boilerpipe (reference §5.4-§5.7, §5.13, §5.18).
 
 These filters attach labels (end-of-text markers, the title block, article metadata) or flip
 ``is_content`` near the edges of the main text; they never merge or delete blocks.
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
 
 from __future__ import annotations
@@ -178,7 +180,7 @@ def _normalise_title_text(text: str) -> str:
 
 
 def title_candidates(title: str | None, version: Version = "1.3") -> frozenset[str]:
-    """The strings a block must equal to be the title block (spec §5.5); empty if no title."""
+    """The strings a block must equal to be the title block (reference §5.5); empty if no title."""
     if title is None:
         return frozenset()
     legacy = version == "1.2"
@@ -203,7 +205,7 @@ def title_candidates(title: str | None, version: Version = "1.3") -> frozenset[s
 class DocumentTitleMatchClassifier:
     """Label the block that repeats the page's ``<title>`` (or a part of it) TITLE.
 
-    Candidates come from the document title (spec §5.5): the whole normalised title (NBSP as
+    Candidates come from the document title (reference §5.5): the whole normalised title (NBSP as
     space, ``'`` removed, trimmed, lower-cased), its longest part for six separator sets, its
     `` | ``/`` - `` parts of at least 4 words and the title without a leading or trailing
     `` - `` part. The first block whose normalised text is a candidate, either as is or with

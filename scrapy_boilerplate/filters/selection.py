@@ -1,7 +1,9 @@
-"""Selection filters: keep the main block, expand around it, drop the rest (spec §5.9-§5.16).
+"""Selection filters: keep the main block, expand around it, drop the rest (reference §5.9-§5.16).
 
 These run after a classifier has marked candidate blocks as content and decide which of them
 form the article (the largest block, its title, same-level neighbours, whole clauses).
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Segmentation: an lxml tree becomes a :class:`~scrapy_boilerplate.model.document.TextDocument`.
 
-Rules (reference boilerpipe, spec §1): every tag starts a new block except ``<a>`` and the
+Rules (reference boilerpipe, reference §1): every tag starts a new block except ``<a>`` and the
 inline tags; ``<a>`` text counts as linked words; text inside ``<script>``, ``<style>`` and the
 other ignorable tags is dropped; text outside ``<body>`` never forms a block, but the
 ``<title>`` text is kept as the document title. The walk is iterative, so nesting depth is
@@ -12,6 +12,8 @@ drops them while parsing and keeps that text).
 The walk and the word counts have a compiled twin (``_speedups``, built with Cython when the
 package is installed) that gives the same blocks; the code here is the reference, and runs
 when the twin is not built or :data:`PURE_PYTHON_ENV` is set.
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
 
 from __future__ import annotations

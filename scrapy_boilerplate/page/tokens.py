@@ -1,9 +1,11 @@
-"""Tokenisation and word statistics of text blocks (boilerpipe rules, spec §2–§3.1).
+"""Tokenisation and word statistics of text blocks (boilerpipe rules, reference §2–§3.1).
 
 A *token* is a run of non-space characters, broken where a word character touches an
 "other" character; glue characters (``" ' . , ! @ - : ; $ ? ( ) /``) never break. A token is a
 *word* when it holds a letter or digit. Link markers are private-use characters that the
 segmenter puts, space-separated, around anchor text.
+
+Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
 
 from __future__ import annotations
