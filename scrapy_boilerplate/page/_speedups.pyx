@@ -30,7 +30,7 @@ from .tags import LABELS_BY_TAG, head_title
 from .tokens import LINK_END, LINK_START, WRAP_COLUMNS, WordStats, block_stats, space_tokens
 from .tokens import strip_markers
 
-# -- tag classes (the tables of segmentation.py, checked against them by the tests) -----------
+# -- tag classes (the tables of tags.py, checked against them by the tests) -----------------
 
 cdef enum:
     K_DEFAULT = 0
