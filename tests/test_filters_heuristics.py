@@ -83,7 +83,7 @@ def test_end_of_text_minimum_length_is_8_characters() -> None:
 
 def test_fully_linked_comment_only_in_1_3() -> None:
     # Vector 3 (reference §9): the second, fully linked "Comment" block gets the label (1.3).
-    root = parse_html("<div>a<a>Comment</a></div><div><a>Comment</a></div>")
+    root = parse_html("<div>a<a href='#'>Comment</a></div><div><a href='#'>Comment</a></div>")
     doc = segment(root)
     TerminatingBlocksFinder()(doc)
     assert [INDICATES_END_OF_TEXT in b.labels for b in doc.blocks] == [False, True]

@@ -5,8 +5,11 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from scrapy_boilerplate import extract
 from scrapy_boilerplate.classifiers import num_words_rule
 from scrapy_boilerplate.model import labels
 from scrapy_boilerplate.model.document import EMPTY_BLOCK, TextDocument
@@ -24,9 +27,8 @@ def texts(html: str, strict_reference: bool = False) -> list[str]:
 
 # --- §9 conformance vectors 1-5 -------------------------------------------------------------
 
-VECTOR_1 = (
-    "<div>Intro text before list<ul><li>item one here</li><li>item <a>two</a> here</li></ul></div>"
-)
+LIST = "<ul><li>item one here</li><li>item <a href='#'>two</a> here</li></ul>"
+VECTOR_1 = f"<div>Intro text before list{LIST}</div>"
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -60,7 +62,9 @@ def test_vector_2_internal_whitespace_is_kept(strict: bool) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_vector_3_comment_links(strict: bool) -> None:
-    first, second = seg("<div>a<a>Comment</a></div><div><a>Comment</a></div>", strict).blocks
+    first, second = seg(
+        "<div>a<a href='#'>Comment</a></div><div><a href='#'>Comment</a></div>", strict
+    ).blocks
     assert (first.text, first.link_density) == ("a Comment", 0.5)
     assert (second.text, second.link_density, second.tag_level) == ("Comment", 1.0, 4)
 
@@ -70,8 +74,8 @@ def test_vector_4_nested_anchor_uses_a_depth_counter() -> None:
     # word as linked (Q5: nwa 5 of 8 here). Our segmenter keeps a plain depth counter (a "Fix"
     # quirk, in both modes), so only the real link word of the second paragraph is linked.
     html = (
-        "<p>one <a>out <a>in</a> tail</a> after</p>"
-        "<p>plain words here <a>link</a> and more plain words</p>"
+        "<p>one <a href='#'>out <a href='#'>in</a> tail</a> after</p>"
+        "<p>plain words here <a href='#'>link</a> and more plain words</p>"
     )
     for strict in (False, True):
         second = seg(html, strict).blocks[1]
@@ -124,7 +128,7 @@ def test_heading_labels_h1_to_h3_only() -> None:
 
 
 def test_anchor_forces_spaces() -> None:
-    doc = seg("<p>see <a href='x'>here</a>.</p><p>foo<a>bar</a>baz</p>")
+    doc = seg("<p>see <a href='x'>here</a>.</p><p>foo<a href='#'>bar</a>baz</p>")
     assert doc.blocks[0].text == "see here ."
     assert doc.blocks[1].num_words == 3 and doc.blocks[1].num_linked_words == 1
 
@@ -201,7 +205,7 @@ def test_deep_dom_does_not_hit_the_recursion_limit() -> None:
 
 
 def test_merge_next_concatenates_and_recomputes() -> None:
-    doc = seg(f"<p>{' '.join(['abcd'] * 20)}</p><p>short <a>link</a></p>")
+    doc = seg(f"<p>{' '.join(['abcd'] * 20)}</p><p>short <a href='#'>link</a></p>")
     first, second = doc.blocks
     first.merge_next(second)
     assert first.text.endswith("\nshort link")
@@ -214,3 +218,91 @@ def test_merging_equal_densities_keeps_the_density() -> None:
     first, second = doc.blocks
     first.merge_next(second)
     assert first.text_density == 3
+
+
+# --- the page as a reader sees it (not under strict_reference) -------------------------------
+
+READING = Path(__file__).parent / "fixtures" / "reading"
+STORY = "This is sentence 0 of the story, written with plenty of ordinary words."
+
+
+def page(name: str) -> bytes:
+    return (READING / name).read_bytes()
+
+
+def test_only_a_href_is_a_link() -> None:
+    linked, named = seg(
+        "<p>see <a href='/x'>this</a></p><p>an <a name='x'>anchor</a> word</p>"
+    ).blocks
+    assert (linked.num_words, linked.num_linked_words) == (2, 1)
+    assert (named.num_words, named.num_linked_words, named.text) == (3, 0, "an anchor word")
+    strict = seg("<p>an <a name='x'>anchor</a> word</p>", strict_reference=True).blocks[0]
+    assert strict.num_linked_words == 1  # the reference counts every <a>
+
+
+def test_an_unclosed_named_anchor_does_not_link_the_rest_of_the_page() -> None:
+    result = extract(page("anchor-name-unclosed.html"))
+    assert STORY in result.text
+    body = [block for block in result.blocks if STORY in block.text]
+    assert body and all(block.num_linked_words == 0 for block in body)
+
+
+def test_hidden_text_forms_hidden_blocks_that_are_dropped() -> None:
+    doc = seg(
+        "<p>Visible words of the page here.</p><div style='display:none'>Register now</div>"
+        "<p>More <span hidden>secret</span> visible words.</p>"
+    )
+    assert [block.text for block in doc.blocks] == [
+        "Visible words of the page here.",
+        "More",
+        "visible words.",
+    ]
+    assert [block.offset_start for block in doc.blocks] == [0, 1, 2]
+    strict = seg("<p>a</p><div hidden>b</div>", strict_reference=True)
+    assert [block.text for block in strict.blocks] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        "hidden",
+        "aria-hidden='true'",
+        "style='display: none'",
+        "style='color:red;visibility:hidden'",
+    ],
+)
+def test_each_hiding_attribute_hides(attributes: str) -> None:
+    doc = seg(f"<p>Some visible words here.</p><div {attributes}>gone</div>")
+    assert [block.text for block in doc.blocks] == ["Some visible words here."]
+
+
+def test_a_registration_popup_is_not_the_article() -> None:
+    text = extract(page("hidden-popup.html")).text
+    assert STORY in text
+    for popup in ("Create your free account", "premium plan", "Log in with", "Cookie settings"):
+        assert popup not in text
+
+
+def test_hidden_text_stays_when_it_outweighs_the_visible_text() -> None:
+    doc = seg("<p>Loading</p><div style='display:none'><p>The whole article is here.</p></div>")
+    assert [block.text for block in doc.blocks] == ["Loading", "The whole article is here."]
+    assert labels.HIDDEN in doc.blocks[1].labels
+    assert STORY in extract(page("hidden-until-script.html")).text
+
+
+def test_page_characters_equal_to_link_markers_are_replaced() -> None:
+    (block,) = seg("<p>icon \ue00b text and \ue00a more</p>").blocks
+    assert block.text == "icon \ufffd text and \ufffd more"
+    assert (block.num_words, block.num_linked_words) == (4, 0)
+    result = extract(page("icon-font-markers.html"))
+    assert STORY in result.text
+
+
+@pytest.mark.parametrize("name", ["japanese", "chinese", "korean", "thai"])
+def test_articles_in_scripts_without_spaces_are_extracted(name: str) -> None:
+    html = page(f"{name}.html")
+    root = parse_html(html)
+    paragraphs = ["".join(p.itertext()) for p in root.iter("p")][:3]
+    text = extract(html).text
+    assert all(paragraph in text for paragraph in paragraphs)
+    assert not any(link.text in text for link in root.iter("a"))  # the menu is boilerplate

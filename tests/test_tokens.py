@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_boilerplate.page.tokens import LINK_END, LINK_START, is_word, tokenize, word_stats
+from scrapy_boilerplate.page.tokens import (
+    LINK_END,
+    LINK_START,
+    is_word,
+    tokenize,
+    unmark,
+    word_stats,
+)
 
 
 def density(text: str) -> float:
@@ -87,3 +94,38 @@ def test_link_markers_count_linked_words_and_carry_state() -> None:
     open_link = word_stats(f"before {LINK_START} inside")
     assert (open_link.linked_words, open_link.in_link_after) == (1, True)
     assert word_stats("continued words", in_link=True).linked_words == 2
+
+
+# --- scripts without spaces, page characters equal to markers, long runs --------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("日本語の文章です", 4),  # Japanese: 8 letters, one word per two
+        ("本市今天宣布了一项新的计划", 7),  # Chinese: 13 ideographs
+        ("서울시는 도심의 계획을", 6),  # Korean: runs of 4, 3 and 3 syllables
+        ("ที่ไม่มี", 2),  # Thai: 4 letters, the marks stay with their letters
+        ("iPhone用の", 1),  # a run of two letters is not cut
+        ("東京。大阪", 2),  # CJK punctuation separates like any "other" character
+    ],
+)
+def test_scripts_without_spaces_count_one_word_per_two_letters(text: str, words: int) -> None:
+    assert word_stats(text).words == words
+
+
+def test_paired_tokens_keep_their_marks() -> None:
+    assert tokenize("ภาษาไทย") == ["ภา", "ษา", "ไท", "ย"]
+    assert tokenize("がっこう") == ["がっ", "こう"]
+    assert tokenize("ก\u0e34\u0e48ข") == ["ก\u0e34\u0e48ข"]  # two letters, marks between
+
+
+def test_unmark_replaces_page_characters_equal_to_markers() -> None:
+    assert unmark(f"a{LINK_START}b{LINK_END}c") == "a\ufffdb\ufffdc"
+    assert unmark("plain") == "plain"
+
+
+def test_a_long_run_without_word_characters_is_counted_quickly() -> None:
+    # Once quadratic (18 s for 40,000 characters); the count must not change.
+    stats = word_stats("a\xa0b " + "-" * 200_000)
+    assert (stats.words, stats.word_chars) == (1, 3)

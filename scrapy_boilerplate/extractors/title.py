@@ -1,8 +1,10 @@
 """The page's headline: the article title without the site name glued on.
 
-Rules, in order: an ``<h1>`` (or ``og:title``) that the ``<title>`` contains, or that shares
-most of its words; else the ``<title>`` with its site-name part removed (the longest part when
-split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the first ``<h1>``.
+Rules, in order: an ``<h1>`` (or ``og:title``) whose words are mostly in the ``<title>`` and
+that holds at least half the words of the ``<title>`` without its site name (so a site-logo
+``<h1>`` such as "Salon" never wins); else the ``<title>`` with its site-name part removed (the
+longest part when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the first
+``<h1>``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 #: Share of a candidate's words that must appear in the <title> for it to be taken as headline.
 MIN_TITLE_OVERLAP = 0.6
+#: Share of the words of the <title> without its site name that a candidate must hold.
+MIN_TITLE_COVERAGE = 0.5
 MAX_HEADLINE_CHARS = 300
 
 
@@ -70,8 +74,12 @@ def find_title(doc: TextDocument) -> str | None:
         if meta:
             headings.append(strip_site_name(meta) if title else meta)
     if title:
-        best = max(headings, key=lambda h: _overlap(h, title), default=None)
-        if best is not None and _overlap(best, title) >= MIN_TITLE_OVERLAP:
-            return best
-        return strip_site_name(title)
+        main = strip_site_name(title)
+        candidates = [
+            h
+            for h in headings
+            if _overlap(h, title) >= MIN_TITLE_OVERLAP and _overlap(main, h) >= MIN_TITLE_COVERAGE
+        ]
+        best = max(candidates, key=lambda h: _overlap(h, title), default=None)
+        return best if best is not None else main
     return headings[0] if headings else None

@@ -19,5 +19,8 @@ HEADING: Final = "HEADING"
 H1: Final = "H1"
 H2: Final = "H2"
 H3: Final = "H3"
+#: Set by the segmentation on blocks of text inside a hidden element (``hidden``,
+#: ``aria-hidden="true"``, ``display:none``, ``visibility:hidden``).
+HIDDEN: Final = "HIDDEN"
 #: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
 OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"

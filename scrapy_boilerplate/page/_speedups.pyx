@@ -11,6 +11,7 @@ through lxml's public C API and makes Python objects only for text and for block
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
     XML_CDATA_SECTION_NODE,
+    xmlAttr,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
     XML_TEXT_NODE,
@@ -26,9 +27,10 @@ cetree.import_lxml__etree()
 import unicodedata
 
 from .javacompat import JAVA_WHITESPACE
-from .tags import LABELS_BY_TAG, head_title
-from .tokens import LINK_END, LINK_START, WRAP_COLUMNS, WordStats, block_stats, space_tokens
-from .tokens import strip_markers
+from ..model.labels import HIDDEN
+from .tags import LABELS_BY_TAG, head_title, is_hidden
+from .tokens import LINK_END, LINK_START, PAIRED_SCRIPT_LETTERS, PAIRED_SCRIPT_MARKS, WRAP_COLUMNS
+from .tokens import WordStats, block_stats, space_tokens, strip_markers, unmark
 
 # -- tag classes (the tables of tags.py, checked against them by the tests) -----------------
 
@@ -122,10 +124,32 @@ cdef inline int _tag_class(const char* name, bint strict) noexcept nogil:
     return kind
 
 
+cdef inline bint _has_attribute(xmlNode* node, const char* name) noexcept nogil:
+    """Whether ``node`` has the namespace-less attribute ``name`` (lxml's ``.get(name)``)."""
+    cdef xmlAttr* attribute = node.properties
+    while attribute is not NULL:
+        if attribute.ns is NULL and _is(<const char*>attribute.name, name):
+            return True
+        attribute = attribute.next
+    return False
+
+
+cdef inline bint _may_hide(xmlNode* node) noexcept nogil:
+    """Whether ``node`` has one of ``tags.HIDING_ATTRIBUTES`` (then ``tags.is_hidden`` decides)."""
+    return node.properties is not NULL and (
+        _has_attribute(node, b"hidden") or _has_attribute(node, b"aria-hidden")
+        or _has_attribute(node, b"style")
+    )
+
+
 cdef inline int _node_class(xmlNode* node, bint strict) noexcept nogil:
+    cdef int kind
     if not _plain_element(node):
         return K_DEFAULT  # entities and namespaced tags match no table
-    return _tag_class(<const char*>node.name, strict)
+    kind = _tag_class(<const char*>node.name, strict)
+    if kind == K_ANCHOR and not strict and not _has_attribute(node, b"href"):
+        return K_INLINE  # only <a href> is a link
+    return kind
 
 
 def tag_class(str name, bint strict):
@@ -215,6 +239,13 @@ cdef inline bint _has_text(xmlNode* first) noexcept nogil:
     return False
 
 
+cdef inline str _unmarked(str text):
+    """``tokens.unmark``, called only when a marker character is there."""
+    if LINK_START in text or LINK_END in text:
+        return unmark(text)
+    return text
+
+
 cdef class _Text:
     """One text chunk as the walk sees it (``_Segmenter.run``'s ``chunk`` after normalising)."""
 
@@ -256,7 +287,7 @@ cdef class _Text:
                 size = _java_space_before(text, end, length) if end > start else 0
         self.leading_space = start > 0
         self.trailing_space = end < length
-        self.stripped = _normalised(text, start, end) if start < end else ""
+        self.stripped = _unmarked(_normalised(text, start, end)) if start < end else ""
         return True
 
     cdef bint read_str(self, str chunk) except -1:
@@ -264,7 +295,7 @@ cdef class _Text:
         if not chunk:
             return False
         chunk = _JAVA_WHITESPACE_SUB(" ", chunk)
-        self.stripped = chunk.strip(" ")
+        self.stripped = _unmarked(chunk.strip(" "))
         self.leading_space = chunk[0] == " "
         self.trailing_space = chunk[len(chunk) - 1] == " "
         return True
@@ -331,7 +362,8 @@ cdef class _Walker:
     cdef bint flush_pending
     cdef bint last_start_is_title
     cdef bint has_markers  # whether ``parts`` holds a link marker
-    cdef int in_body, in_anchor, in_ignorable, tag_level
+    cdef int in_body, in_anchor, in_ignorable, tag_level, in_hidden
+    cdef list hidden_open  # addresses of the hidden elements around the walk's position
     cdef _Text chunk
 
     def __cinit__(self, cetree._Element root, bint strict):
@@ -344,6 +376,7 @@ cdef class _Walker:
         self.block_tag_level = -1
         self.block_element = None
         self.block_labels = set()
+        self.hidden_open = []
         self.chunk = _Text()
 
     cdef run(self, xmlNode* root):
@@ -353,12 +386,21 @@ cdef class _Walker:
         cdef bint skip
         while True:
             kind = _node_class(node, self.strict)
+            if (not self.strict and kind != K_IGNORABLE and node.type == XML_ELEMENT_NODE
+                    and _may_hide(node) and is_hidden(cetree.elementFactory(self.doc, node))):
+                self.hidden_open.append(<size_t>node)
+                self.in_hidden += 1
+                self.flush_pending = True  # hidden text never shares a block with visible text
             skip = self.start(node, kind)
             child = NULL if skip or node.type != XML_ELEMENT_NODE else _first_child(node)
             if child is not NULL:
                 node = child
                 continue
             while True:
+                if self.hidden_open and self.hidden_open[len(self.hidden_open) - 1] == <size_t>node:  # no wraparound
+                    self.hidden_open.pop()
+                    self.in_hidden -= 1
+                    self.flush_pending = True
                 self.end(node, _node_class(node, self.strict))
                 if node == root:
                     if self.parts:
@@ -491,6 +533,8 @@ cdef class _Walker:
             self.block_element = cetree.elementFactory(self.doc, container)
             if not self.strict:
                 self.block_labels = set().union(*self.label_stack)
+                if self.in_hidden:
+                    self.block_labels.add(HIDDEN)
         self.parts.append(stripped)
         if self.chunk.trailing_space:
             self.parts.append(" ")
@@ -597,6 +641,36 @@ cdef inline int _char_class(Py_UCS4 c) noexcept:
     return C_OTHER
 
 
+# The paired-script tables of tokens.py, copied once into C arrays.
+cdef Py_UCS4 _LETTER_LOW[32]
+cdef Py_UCS4 _LETTER_HIGH[32]
+cdef Py_UCS4 _MARK_LOW[8]
+cdef Py_UCS4 _MARK_HIGH[8]
+cdef int _LETTER_RANGES = 0, _MARK_RANGES = 0
+
+
+cdef _init_paired():
+    global _LETTER_RANGES, _MARK_RANGES
+    assert len(PAIRED_SCRIPT_LETTERS) <= 32 and len(PAIRED_SCRIPT_MARKS) <= 8
+    for low, high in PAIRED_SCRIPT_LETTERS:
+        _LETTER_LOW[_LETTER_RANGES], _LETTER_HIGH[_LETTER_RANGES] = low, high
+        _LETTER_RANGES += 1
+    for low, high in PAIRED_SCRIPT_MARKS:
+        _MARK_LOW[_MARK_RANGES], _MARK_HIGH[_MARK_RANGES] = low, high
+        _MARK_RANGES += 1
+
+
+_init_paired()
+
+
+cdef inline bint _in_ranges(Py_UCS4 c, Py_UCS4* low, Py_UCS4* high, int count) noexcept:
+    cdef int k
+    for k in range(count):
+        if low[k] <= c <= high[k]:
+            return True
+    return False
+
+
 cdef inline bint _is_alnum(Py_UCS4 c) noexcept:
     if c < 128:
         return _ASCII_ALNUM[c]
@@ -626,10 +700,20 @@ cdef object _stats(str text, bint in_link, bint* in_link_after):
     cdef bint run_alnum = False, run_space = False
     cdef Py_ssize_t lines = 0, line_length = 0, line_words = 0
     cdef Py_ssize_t wrapped_words, wrapped_lines
+    cdef Py_ssize_t streak = 0  # paired-script letters in a row (their marks do not count)
+    cdef bint pair_break
     while i <= n:
+        pair_break = False
         if i < n:
             c = text[i]
             kind = _char_class(c)
+            if c < 0x0E01:
+                streak = 0
+            elif _in_ranges(c, _LETTER_LOW, _LETTER_HIGH, _LETTER_RANGES):
+                pair_break = streak > 0 and streak % 2 == 0  # tokens.space_tokens' cut
+                streak += 1
+            elif not _in_ranges(c, _MARK_LOW, _MARK_HIGH, _MARK_RANGES):
+                streak = 0
             if kind == C_OTHER and previous != C_OTHER:
                 # a run of "other" characters: where space_tokens puts its spaces
                 end = i + 1
@@ -648,7 +732,7 @@ cdef object _stats(str text, bint in_link, bint* in_link_after):
         else:
             kind = C_SEPARATOR
         if (kind == C_SEPARATOR or kind == C_MARK_START or kind == C_MARK_END
-                or i == break_1 or i == break_2):
+                or i == break_1 or i == break_2 or pair_break):
             if run_alnum:  # the token ending here is a word
                 if run_space:
                     return None

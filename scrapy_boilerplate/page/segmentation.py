@@ -3,11 +3,18 @@
 Rules (reference boilerpipe, reference §1): every tag starts a new block except ``<a>`` and the
 inline tags; ``<a>`` text counts as linked words; text inside ``<script>``, ``<style>`` and the
 other ignorable tags is dropped; text outside ``<body>`` never forms a block, but the
-``<title>`` text is kept as the document title. The walk is iterative, so nesting depth is
-bounded only by the parser. It visits elements (and entity references), as
-``etree.iterwalk`` does: in a tree that still holds comments or processing instructions, those
-are passed over with the text that follows them (:func:`~scrapy_boilerplate.page.parsing.parse_html`
-drops them while parsing and keeps that text).
+``<title>`` text is kept as the document title.
+
+Unless ``strict_reference`` is set, the walk reads the page as a reader sees it: only
+``<a href>`` is a link (an ``<a name>`` is inline text); text inside hidden elements
+(:func:`~.tags.is_hidden`) forms blocks of its own, labelled ``HIDDEN`` and dropped by
+:func:`drop_hidden_blocks`; characters of the page equal to the link markers become U+FFFD.
+
+The walk is iterative, so nesting depth is bounded only by the parser. It visits elements
+(and entity references), as ``etree.iterwalk`` does: in a tree that still holds comments or
+processing instructions, those are passed over with the text that follows them
+(:func:`~scrapy_boilerplate.page.parsing.parse_html` drops them while parsing and keeps that
+text).
 
 The walk and the word counts have a compiled twin (``_speedups``, built with Cython when the
 package is installed) that gives the same blocks; the code here is the reference, and runs
@@ -24,10 +31,11 @@ from typing import Final
 
 from lxml import etree
 
+from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 from .javacompat import COMMON_WHITESPACE, JAVA_WHITESPACE
-from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title
-from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers
+from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title, is_hidden
+from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers, unmark
 
 __all__ = ["segment", "ACCELERATED", "PURE_PYTHON_ENV"]
 
@@ -75,12 +83,20 @@ class _Segmenter:
         tag_level = 0
         flush_pending = False
         last_start_tag = ""
+        in_hidden = 0
+        hidden_open: list[Element] = []  # the hidden elements around the walk's position
 
         walker = etree.iterwalk(root, events=("start", "end"))
         for event, element in walker:
             tag = element.tag
             kind = classes.get(tag, _DEFAULT)
+            if kind == _ANCHOR and not strict and element.get("href") is None:
+                kind = _INLINE  # only <a href> is a link (an <a name> is a plain inline tag)
             if event == "start":
+                if not strict and kind != _IGNORABLE and is_hidden(element):
+                    hidden_open.append(element)
+                    in_hidden += 1
+                    flush_pending = True  # hidden text never shares a block with visible text
                 if kind == _IGNORABLE:
                     walker.skip_subtree()  # no text inside counts; its end event still comes
                 elif tag == "head" and not strict:
@@ -120,6 +136,10 @@ class _Segmenter:
                 chunk = element.text
                 is_tail = False
             else:
+                if hidden_open and hidden_open[-1] is element:
+                    hidden_open.pop()
+                    in_hidden -= 1
+                    flush_pending = True
                 if kind == _INLINE:
                     pass
                 else:
@@ -161,7 +181,7 @@ class _Segmenter:
                 continue
             if chunk.strip(COMMON_WHITESPACE):
                 chunk = java_whitespace(" ", chunk)
-                stripped = chunk.strip(" ")
+                stripped = unmark(chunk.strip(" "))
             else:
                 stripped = ""  # the usual whitespace between tags
             if not stripped:
@@ -181,6 +201,8 @@ class _Segmenter:
                 self.block_element = container if container is not None else element
                 if not strict:
                     self.block_labels = set().union(*label_stack)
+                    if in_hidden:
+                        self.block_labels.add(L.HIDDEN)
             parts.append(stripped)
             if chunk[-1] == " ":
                 parts.append(" ")
@@ -262,7 +284,29 @@ def segment(
         segmenter = _Segmenter(strict_reference)
         segmenter.run(root)
         title, pending = segmenter.title, segmenter.pending
-    return TextDocument(blocks=_build_blocks(pending), title=title, root=root, url=url)
+    blocks = _build_blocks(pending)
+    if not strict_reference:
+        blocks = drop_hidden_blocks(blocks)
+    return TextDocument(blocks=blocks, title=title, root=root, url=url)
+
+
+def drop_hidden_blocks(blocks: list[TextBlock]) -> list[TextBlock]:
+    """Drop the blocks labelled ``HIDDEN`` unless they hold more words than the visible ones.
+
+    A reader never sees hidden text (pop-ups, menus, templates), so it is boilerplate; a page
+    whose hidden text outweighs its visible text is one that hides its content until a script
+    shows it, and keeps everything. Offsets are renumbered as if the hidden blocks never were.
+    """
+    hidden_words = sum(block.num_words for block in blocks if L.HIDDEN in block.labels)
+    if not hidden_words and not any(L.HIDDEN in block.labels for block in blocks):
+        return blocks
+    visible_words = sum(block.num_words for block in blocks) - hidden_words
+    if hidden_words > visible_words:
+        return blocks
+    kept = [block for block in blocks if L.HIDDEN not in block.labels]
+    for offset, block in enumerate(kept):
+        block.offset_start = block.offset_end = offset
+    return kept
 
 
 def _load_speedups() -> ModuleType | None:

@@ -7,6 +7,7 @@ walk has these tables compiled in; the tests check the two agree.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from ..model import labels as L
@@ -21,7 +22,9 @@ __all__ = [
     "LABELS_BY_TAG",
     "NOT_BLOCK_LEVEL_TAGS",
     "TAG_CLASSES",
+    "HIDING_ATTRIBUTES",
     "head_title",
+    "is_hidden",
 ]
 
 
@@ -88,3 +91,20 @@ def head_title(head: Element) -> str | None:
         if text:
             return text
     return None
+
+
+#: The attributes that can hide an element (:func:`is_hidden` reads only these).
+HIDING_ATTRIBUTES: Final = ("hidden", "aria-hidden", "style")
+_HIDING_STYLE = re.compile(r"(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
+
+
+def is_hidden(element: Element) -> bool:
+    """Whether a reader never sees ``element``: it has a ``hidden`` attribute,
+    ``aria-hidden="true"``, or an inline style with ``display: none`` or ``visibility: hidden``.
+    """
+    if element.get("hidden") is not None:
+        return True
+    if (element.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = element.get("style")
+    return style is not None and _HIDING_STYLE.search(style) is not None

@@ -3,7 +3,14 @@
 A *token* is a run of non-space characters, broken where a word character touches an
 "other" character; glue characters (``" ' . , ! @ - : ; $ ? ( ) /``) never break. A token is a
 *word* when it holds a letter or digit. Link markers are private-use characters that the
-segmenter puts, space-separated, around anchor text.
+segmenter puts, space-separated, around anchor text; the same characters in a page's own text
+are replaced by U+FFFD first (:func:`unmark`), so they never collide.
+
+Scripts written without spaces between words (Chinese, Japanese, Korean, Thai) would make a
+whole sentence one token. A run of their letters (:data:`PAIRED_SCRIPT_LETTERS`, each with the
+non-spacing marks that follow it, :data:`PAIRED_SCRIPT_MARKS`) is therefore cut into tokens of
+two letters: such text counts one word per two letters, close to the words per character of
+English, so the classifiers' word thresholds apply unchanged.
 
 Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
@@ -27,6 +34,9 @@ __all__ = [
     "block_stats",
     "space_tokens",
     "strip_markers",
+    "unmark",
+    "PAIRED_SCRIPT_LETTERS",
+    "PAIRED_SCRIPT_MARKS",
 ]
 
 #: Marker put before anchor text in the token buffer (never a real token).
@@ -35,6 +45,35 @@ LINK_START: Final = "\ue00a"
 LINK_END: Final = "\ue00b"
 #: Line width, in characters, of the word wrap behind text density.
 WRAP_COLUMNS: Final = 80
+#: Code point ranges (inclusive) of the letters of scripts written without spaces: Thai, Hangul
+#: (jamo and syllables), kana (with the prolonged sound and iteration marks), CJK ideographs.
+PAIRED_SCRIPT_LETTERS: Final = (
+    (0x0E01, 0x0E30),
+    (0x0E32, 0x0E33),
+    (0x0E40, 0x0E46),
+    (0x1100, 0x11FF),
+    (0x3005, 0x3007),
+    (0x3041, 0x3096),
+    (0x309D, 0x309F),
+    (0x30A1, 0x30FA),
+    (0x30FC, 0x30FF),
+    (0x3131, 0x318E),
+    (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7A3),
+    (0xF900, 0xFAFF),
+    (0xFF66, 0xFF9D),
+    (0x20000, 0x2FA1F),
+)
+#: Non-spacing marks that stay with the letter before them in those scripts (Thai vowel and
+#: tone marks, kana voicing marks).
+PAIRED_SCRIPT_MARKS: Final = (
+    (0x0E31, 0x0E31),
+    (0x0E34, 0x0E3A),
+    (0x0E47, 0x0E4E),
+    (0x3099, 0x309A),
+)
 
 _GLUE = r"\"'.,!@\-:;$?()/"
 _HAS_ALNUM = re.compile(r"[^\W_]")
@@ -43,9 +82,23 @@ _OTHER_RUN = re.compile(rf"[^\w\s{_GLUE}{LINK_START}{LINK_END}]+")
 _MARKERS = re.compile(f"[{LINK_START}{LINK_END}] ?")
 # The text between a link-start and the next link-end marker (markers strictly alternate).
 _LINKED_SPAN = re.compile(f"{LINK_START}([^{LINK_END}]*){LINK_END}")
-# A word token of space-separated tokens: the whole token around its first letter or digit.
-# Only the ASCII space separates (NBSP and friends are not whitespace in the reference).
-_WORD = re.compile(rf"[^ \n{LINK_START}{LINK_END}]*?[^\W_][^ \n{LINK_START}{LINK_END}]*")
+# A word token of space-separated tokens: a whole token holding a letter or digit. Only the
+# ASCII space separates (NBSP and friends are not whitespace in the reference). The lookbehind
+# anchors every match at a token start, which keeps the search linear in the text's length.
+_TOKEN_CHAR = rf"[^ \n{LINK_START}{LINK_END}]"
+_WORD = re.compile(rf"(?<!{_TOKEN_CHAR}){_TOKEN_CHAR}*[^\W_]{_TOKEN_CHAR}*")
+_PAGE_MARKERS = str.maketrans({LINK_START: "\ufffd", LINK_END: "\ufffd"})
+
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"{chr(low)}-{chr(high)}" for low, high in ranges)
+
+
+# Two letters (each with its marks) of a paired script followed by a third: cut after the two.
+_PAIRED_RUN = re.compile(
+    f"((?:[{_char_class(PAIRED_SCRIPT_LETTERS)}][{_char_class(PAIRED_SCRIPT_MARKS)}]*){{2}})"
+    f"(?=[{_char_class(PAIRED_SCRIPT_LETTERS)}])"
+)
 
 
 def _is_word_char(char: str) -> bool:
@@ -75,10 +128,13 @@ def _pad_other_run(match: re.Match[str]) -> str:
 
 
 def space_tokens(text: str) -> str:
-    """Space-separate tokens: break wherever a word character touches an "other" character."""
-    if _OTHER_RUN.search(text) is None:
+    """Space-separate tokens: break wherever a word character touches an "other" character,
+    and after every second letter of a run of a paired script (see the module docstring)."""
+    if _OTHER_RUN.search(text) is not None:
+        text = _OTHER_RUN.sub(_pad_other_run, text)
+    if text.isascii():
         return text
-    return _OTHER_RUN.sub(_pad_other_run, text)
+    return _PAIRED_RUN.sub(r"\1 ", text)
 
 
 def tokenize(text: str) -> list[str]:
@@ -89,6 +145,13 @@ def tokenize(text: str) -> list[str]:
 def is_word(token: str) -> bool:
     """Return True if ``token`` holds at least one letter or digit."""
     return _HAS_ALNUM.search(token) is not None
+
+
+def unmark(text: str) -> str:
+    """``text`` with the link-marker characters replaced by U+FFFD (for a page's own text)."""
+    if LINK_START in text or LINK_END in text:
+        return text.translate(_PAGE_MARKERS)
+    return text
 
 
 def strip_markers(text: str) -> str:

@@ -1,0 +1,134 @@
+"""``<noscript>`` as a reader sees it, applied to the page source before parsing.
+
+A browser runs scripts and reads a ``<noscript>`` element's content as raw text that is never
+shown; libxml2 parses that content as markup, so an unclosed ``<div>`` inside it swallows the
+rest of the page. Before parsing, therefore:
+
+* when the text inside the page's ``<noscript>`` elements is longer than the rest of its text
+  (forum software such as Discourse serves its whole readable page there, for readers without
+  scripts), the ``<noscript>`` tags become ``<div data-noscript>`` and their content is read
+  like any other;
+* otherwise each ``<noscript>`` element is emptied (the element stays, a block boundary as
+  before), so nothing inside it can hide what follows.
+
+Text size here is the count of non-whitespace characters (bytes, for bytes input) outside tags,
+``<script>`` and ``<style>``. A ``<noscript>`` start tag without an end tag is dropped. Every
+step is a forward scan: linear in the page's length.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import AnyStr
+
+__all__ = ["resolve_noscript"]
+
+# Start tags are bounded in length so that a "<noscript" never followed by ">" costs one scan.
+_PATTERNS: dict[type, dict[str, re.Pattern[str]] | dict[str, re.Pattern[bytes]]] = {}
+
+
+def _patterns(kind: type[AnyStr]) -> dict[str, re.Pattern[AnyStr]]:
+    """The compiled patterns for ``str`` or ``bytes`` input."""
+    cached = _PATTERNS.get(kind)
+    if cached is None:
+        sources = {
+            "noscript_open": r"<noscript\b[^<>]{0,4096}>",
+            "noscript_close": r"</noscript\s*>",
+            "hidden_open": r"<(script|style)\b[^<>]{0,4096}>",
+            "script_close": r"</script\s*>",
+            "style_close": r"</style\s*>",
+            "tag": r"<[^<>]*>",
+            "space": r"\s+",
+        }
+        cached = {
+            name: re.compile(source if kind is str else source.encode("ascii"), re.I)
+            for name, source in sources.items()
+        }
+        _PATTERNS[kind] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _spans(
+    html: AnyStr, opening: re.Pattern[AnyStr], closing: re.Pattern[AnyStr]
+) -> list[tuple[int, int, int, int | None]]:
+    """``(start, content_start, content_end, end)`` of each element, in order; ``end`` is None
+    for a start tag without its end tag (the content then runs to the end of the page)."""
+    spans: list[tuple[int, int, int, int | None]] = []
+    position = 0
+    while (start := opening.search(html, position)) is not None:
+        end = closing.search(html, start.end())
+        if end is None:
+            spans.append((start.start(), start.end(), len(html), None))
+            break
+        spans.append((start.start(), start.end(), end.start(), end.end()))
+        position = end.end()
+    return spans
+
+
+def _text_size(html: AnyStr) -> int:
+    """Non-whitespace characters of ``html`` outside tags, ``<script>`` and ``<style>``."""
+    patterns = _patterns(type(html))
+    pieces: list[AnyStr] = []
+    position = 0
+    while (start := patterns["hidden_open"].search(html, position)) is not None:
+        pieces.append(html[position : start.start()])
+        name = start.group(1).lower()
+        closing = patterns["script_close" if name in ("script", b"script") else "style_close"]
+        end = closing.search(html, start.end())
+        if end is None:
+            position = len(html)
+            break
+        position = end.end()
+    pieces.append(html[position:])
+    text = html[:0].join(pieces)
+    return len(patterns["space"].sub(html[:0], patterns["tag"].sub(html[:0], text)))
+
+
+def resolve_noscript(html: AnyStr) -> AnyStr:
+    """``html`` with its ``<noscript>`` elements emptied, or opened up when they hold the
+    page's readable content (see the module docstring); unchanged without ``<noscript>``."""
+    patterns = _patterns(type(html))
+    spans = _spans(html, patterns["noscript_open"], patterns["noscript_close"])
+    if not spans:
+        return html
+    inside = sum(_text_size(html[begin:stop]) for _, begin, stop, _ in spans)
+    outside = _text_size(_join_outside(html, spans))
+    empty = html[:0]
+    opened = inside > outside
+    pieces: list[AnyStr] = []
+    position = 0
+    for start, content_start, content_end, end in spans:
+        pieces.append(html[position:start])
+        if end is None:  # a start tag without an end tag: dropped
+            pieces.append(html[content_start:])
+            position = len(html)
+            break
+        if opened:
+            open_tag = html[start:content_start]
+            pieces += [_as_div(open_tag), html[content_start:content_end], _text(html, "</div>")]
+        else:
+            pieces += [html[start:content_start], html[content_end:end]]
+        position = end
+    pieces.append(html[position:])
+    return empty.join(pieces)
+
+
+def _join_outside(html: AnyStr, spans: list[tuple[int, int, int, int | None]]) -> AnyStr:
+    """``html`` without the ``<noscript>`` elements of ``spans``."""
+    pieces: list[AnyStr] = []
+    position = 0
+    for start, _, _, end in spans:
+        pieces.append(html[position:start])
+        position = len(html) if end is None else end
+    pieces.append(html[position:])
+    return html[:0].join(pieces)
+
+
+def _as_div(open_tag: AnyStr) -> AnyStr:
+    """``<noscript ...>`` as ``<div data-noscript ...>``."""
+    return _text(open_tag, "<div data-noscript") + open_tag[len("<noscript") :]
+
+
+def _text(like: AnyStr, text: str) -> AnyStr:
+    """``text`` as the same type as ``like`` (ASCII only)."""
+    return text if isinstance(like, str) else text.encode("ascii")  # type: ignore[return-value]
