@@ -20,6 +20,7 @@ from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.model.document import TextBlock
 from scrapy_boilerplate.page import segmentation, tags, tokens
 from scrapy_boilerplate.page.parsing import parse_html
 
@@ -56,6 +57,10 @@ def assert_same_walk(root: etree._Element, strict: bool) -> None:
         assert fast[:4] == pure[:4]
         assert fast[4] is pure[4]  # the very same lxml element
     assert fast_stats == pure_stats
+    fast_blocks = _speedups.build_blocks(fast_pending, TextBlock)
+    pure_blocks = segmentation._build_blocks(pure_pending)
+    assert [b.to_dict() for b in fast_blocks] == [b.to_dict() for b in pure_blocks]
+    assert all(f.elements == p.elements for f, p in zip(fast_blocks, pure_blocks, strict=True))
 
 
 @pytest.mark.parametrize("strict", [False, True])

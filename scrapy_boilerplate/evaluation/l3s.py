@@ -36,7 +36,7 @@ from ..model.document import Element, TextDocument
 from ..page.files import read_html
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
-from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS
+from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, is_hidden
 from ..page.tokens import is_word, tokenize
 
 __all__ = [
@@ -147,6 +147,8 @@ def _insert_markers(root: Element) -> list[tuple[Element, str, str | None]]:
     for event, element in etree.iterwalk(root, events=("start", "end")):
         if not isinstance(element.tag, str):
             continue
+        if event == "end" and is_hidden(element):
+            current = None  # the segmentation may drop the hidden text and the markers in it
         if event == "start":
             label = _span_label(element, stack[-1] if stack else L3SLabel.NOT_CONTENT)
             stack.append(label)

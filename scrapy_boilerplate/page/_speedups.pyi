@@ -1,10 +1,13 @@
 from collections.abc import Sequence
 
-from ..model.document import Element
+from ..model.document import Element, TextBlock
 from .tokens import WordStats
 
 def walk(
     root: Element, strict_reference: bool
 ) -> tuple[str | None, list[tuple[str, str, int, set[str], Element | None]]]: ...
 def block_word_stats(buffers: Sequence[str], in_link: bool = False) -> list[WordStats]: ...
+def build_blocks(
+    pending: list[tuple[str, str, int, set[str], Element | None]], block_class: type[TextBlock]
+) -> list[TextBlock]: ...
 def tag_class(name: str, strict: bool) -> int: ...

@@ -690,8 +690,14 @@ cdef Py_ssize_t _marks_at(str text, Py_ssize_t start, Py_ssize_t end):
     return i - start
 
 
-cdef object _stats(str text, bint in_link, bint* in_link_after):
-    """WordStats of one marked buffer, or None when a word holds a non-separator space."""
+cdef struct _Counts:
+    Py_ssize_t words, linked, wrapped_words, wrapped_lines, word_chars
+    bint in_link_after
+
+
+cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
+    """``tokens.block_stats`` of one marked buffer into ``out``; False (``out`` untouched) when
+    a word holds a non-separator space, which the reference path lays out."""
     cdef Py_ssize_t n = len(text), i = 0, end, marks
     cdef Py_ssize_t break_1 = -1, break_2 = -1
     cdef Py_UCS4 c
@@ -735,7 +741,7 @@ cdef object _stats(str text, bint in_link, bint* in_link_after):
                 or i == break_1 or i == break_2 or pair_break):
             if run_alnum:  # the token ending here is a word
                 if run_space:
-                    return None
+                    return False
                 words += 1
                 word_chars += run_length
                 if in_link:
@@ -762,27 +768,56 @@ cdef object _stats(str text, bint in_link, bint* in_link_after):
             if kind == C_SPACE:
                 run_space = True
         i += 1
-    in_link_after[0] = in_link
+    out.words, out.linked, out.word_chars, out.in_link_after = words, linked, word_chars, in_link
+    out.wrapped_words, out.wrapped_lines = words, 1
     if words == 0:
-        return WordStats(0, 0, 0, 1, 0, in_link)
+        out.wrapped_words = 0
+        return True
     if word_chars + words - 1 <= WRAP_COLUMNS:
-        return WordStats(words, linked, words, 1, word_chars, in_link)
+        return True
     wrapped_lines = lines - 1 + (first_length > WRAP_COLUMNS)
     if wrapped_lines == 0 or words == line_words:
-        return WordStats(words, linked, words, 1, word_chars, in_link)
-    return WordStats(words, linked, words - line_words, wrapped_lines, word_chars, in_link)
+        return True
+    out.wrapped_words, out.wrapped_lines = words - line_words, wrapped_lines
+    return True
+
+
+cdef int _counts_of(str buffer, bint in_link, _Counts* out) except -1:
+    """``_stats``, or the reference path for a buffer it leaves to it."""
+    if not _stats(buffer, in_link, out):  # a word holding NBSP or the like
+        stats = block_stats(space_tokens(buffer), in_link)
+        out.words, out.linked, out.word_chars = stats.words, stats.linked_words, stats.word_chars
+        out.wrapped_words, out.wrapped_lines = stats.wrapped_words, stats.wrapped_lines
+        out.in_link_after = stats.in_link_after
+    return 0
 
 
 def block_word_stats(buffers, bint in_link=False):
     """``tokens.block_word_stats``: word statistics of consecutive marked token buffers."""
     cdef list stats = []
-    cdef bint after
+    cdef _Counts counts
     cdef str buffer
     for buffer in buffers:
-        block = _stats(buffer, in_link, &after)
-        if block is None:  # a word holding NBSP or the like: the reference path lays it out
-            block = block_stats(space_tokens(buffer), in_link)
-            after = block.in_link_after
-        stats.append(block)
-        in_link = after
+        _counts_of(buffer, in_link, &counts)
+        stats.append(WordStats(counts.words, counts.linked, counts.wrapped_words,
+                               counts.wrapped_lines, counts.word_chars, counts.in_link_after))
+        in_link = counts.in_link_after
     return stats
+
+
+def build_blocks(list pending, block_class):
+    """``segmentation._build_blocks``: the walk's queued buffers as ``block_class`` objects."""
+    cdef list blocks = []
+    cdef _Counts counts
+    cdef bint in_link = False
+    cdef Py_ssize_t offset = 0
+    for buffer, text, tag_level, labels, element in pending:
+        _counts_of(buffer, in_link, &counts)
+        in_link = counts.in_link_after
+        blocks.append(block_class(
+            text, counts.words, counts.linked, counts.wrapped_words, counts.wrapped_lines,
+            counts.word_chars, tag_level, offset, offset, labels,
+            [element] if element is not None else [],
+        ))
+        offset += 1
+    return blocks

@@ -248,7 +248,7 @@ def _build_blocks(
     pending: list[tuple[str, str, int, set[str], Element | None]],
 ) -> list[TextBlock]:
     """Turn the walk's queued buffers into blocks, counting words for all of them at once."""
-    stats = _block_word_stats([buffer for buffer, *_ in pending])
+    stats = block_word_stats([buffer for buffer, *_ in pending])
     return [
         TextBlock(
             text,
@@ -284,7 +284,10 @@ def segment(
         segmenter = _Segmenter(strict_reference)
         segmenter.run(root)
         title, pending = segmenter.title, segmenter.pending
-    blocks = _build_blocks(pending)
+    if _speedups is not None:
+        blocks = _speedups.build_blocks(pending, TextBlock)
+    else:
+        blocks = _build_blocks(pending)
     if not strict_reference:
         blocks = drop_hidden_blocks(blocks)
     return TextDocument(blocks=blocks, title=title, root=root, url=url)
@@ -321,6 +324,5 @@ def _load_speedups() -> ModuleType | None:
 
 
 _speedups = _load_speedups()
-_block_word_stats = block_word_stats if _speedups is None else _speedups.block_word_stats
 #: True when segmentation runs the compiled twin of its walk and word counts.
 ACCELERATED: Final = _speedups is not None
