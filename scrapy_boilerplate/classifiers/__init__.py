@@ -7,34 +7,8 @@ models will sit beside them, with their model files as package data.
 
 from __future__ import annotations
 
-from .rules import (
-    CANOLA_RULES,
-    CLEANEVAL_RULE,
-    DENSITY_RULES,
-    NUM_WORDS_RULES,
-    TEXT_DENSITY_1R,
-    MinWordsClassifier,
-    NeighbourClassifier,
-    NeighbourRule,
-    canola_rule,
-    cleaneval_rule,
-    density_rule,
-    num_words_rule,
-    text_density_1r_rule,
-)
+from . import rules
+from .rules import *  # noqa: F403 - the stage's public names are those of .rules
 
-__all__ = [
-    "NeighbourRule",
-    "NeighbourClassifier",
-    "density_rule",
-    "num_words_rule",
-    "canola_rule",
-    "text_density_1r_rule",
-    "cleaneval_rule",
-    "DENSITY_RULES",
-    "NUM_WORDS_RULES",
-    "CANOLA_RULES",
-    "TEXT_DENSITY_1R",
-    "CLEANEVAL_RULE",
-    "MinWordsClassifier",
-]
+__all__: list[str] = []
+__all__ += rules.__all__

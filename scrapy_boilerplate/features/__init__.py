@@ -6,32 +6,8 @@ of DOM nodes will sit beside it. Imports the model and the page stage only.
 
 from __future__ import annotations
 
-from .blocks import (
-    BLOCK_FEATURES,
-    FLOW_FEATURES,
-    POSITION_FEATURES,
-    TAG_FEATURES,
-    FeatureSet,
-    TextStats,
-    block_features,
-    block_values,
-    document_features,
-    enclosing_tags,
-    feature_names,
-    text_stats,
-)
+from . import blocks
+from .blocks import *  # noqa: F403 - the stage's public names are those of .blocks
 
-__all__ = [
-    "FeatureSet",
-    "BLOCK_FEATURES",
-    "POSITION_FEATURES",
-    "FLOW_FEATURES",
-    "TAG_FEATURES",
-    "TextStats",
-    "text_stats",
-    "enclosing_tags",
-    "block_values",
-    "feature_names",
-    "block_features",
-    "document_features",
-]
+__all__: list[str] = []
+__all__ += blocks.__all__

@@ -24,28 +24,24 @@ from typing import AnyStr
 __all__ = ["resolve_noscript"]
 
 # Start tags are bounded in length so that a "<noscript" never followed by ">" costs one scan.
-_PATTERNS: dict[type, dict[str, re.Pattern[str]] | dict[str, re.Pattern[bytes]]] = {}
+_SOURCES = {
+    "noscript_open": r"<noscript\b[^<>]{0,4096}>",
+    "noscript_close": r"</noscript\s*>",
+    "hidden_open": r"<(script|style)\b[^<>]{0,4096}>",
+    "script_close": r"</script\s*>",
+    "style_close": r"</style\s*>",
+    "tag": r"<[^<>]*>",
+    "space": r"\s+",
+}
+_STR_PATTERNS = {name: re.compile(source, re.I) for name, source in _SOURCES.items()}
+_BYTES_PATTERNS = {name: re.compile(source.encode(), re.I) for name, source in _SOURCES.items()}
 
 
-def _patterns(kind: type[AnyStr]) -> dict[str, re.Pattern[AnyStr]]:
+def _patterns(html: AnyStr) -> dict[str, re.Pattern[AnyStr]]:
     """The compiled patterns for ``str`` or ``bytes`` input."""
-    cached = _PATTERNS.get(kind)
-    if cached is None:
-        sources = {
-            "noscript_open": r"<noscript\b[^<>]{0,4096}>",
-            "noscript_close": r"</noscript\s*>",
-            "hidden_open": r"<(script|style)\b[^<>]{0,4096}>",
-            "script_close": r"</script\s*>",
-            "style_close": r"</style\s*>",
-            "tag": r"<[^<>]*>",
-            "space": r"\s+",
-        }
-        cached = {
-            name: re.compile(source if kind is str else source.encode("ascii"), re.I)
-            for name, source in sources.items()
-        }
-        _PATTERNS[kind] = cached
-    return cached  # type: ignore[return-value]
+    if isinstance(html, str):
+        return _STR_PATTERNS
+    return _BYTES_PATTERNS
 
 
 def _spans(
@@ -67,7 +63,7 @@ def _spans(
 
 def _text_size(html: AnyStr) -> int:
     """Non-whitespace characters of ``html`` outside tags, ``<script>`` and ``<style>``."""
-    patterns = _patterns(type(html))
+    patterns = _patterns(html)
     pieces: list[AnyStr] = []
     position = 0
     while (start := patterns["hidden_open"].search(html, position)) is not None:
@@ -87,7 +83,7 @@ def _text_size(html: AnyStr) -> int:
 def resolve_noscript(html: AnyStr) -> AnyStr:
     """``html`` with its ``<noscript>`` elements emptied, or opened up when they hold the
     page's readable content (see the module docstring); unchanged without ``<noscript>``."""
-    patterns = _patterns(type(html))
+    patterns = _patterns(html)
     spans = _spans(html, patterns["noscript_open"], patterns["noscript_close"])
     if not spans:
         return html
@@ -131,4 +127,6 @@ def _as_div(open_tag: AnyStr) -> AnyStr:
 
 def _text(like: AnyStr, text: str) -> AnyStr:
     """``text`` as the same type as ``like`` (ASCII only)."""
-    return text if isinstance(like, str) else text.encode("ascii")  # type: ignore[return-value]
+    if isinstance(like, str):
+        return text
+    return text.encode("ascii")
