@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
 import pickle
-from collections.abc import Generator, Mapping, Sequence
+import threading
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlencode
 
 import attr
 import integration_support
@@ -19,7 +24,7 @@ from integration_support import SITE, CrawlResult, SiteSpider, base_settings, cr
 from scrapy_boilerplate import ExtractionContext, ExtractionResult, extract, register_extractor
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
-from scrapy_boilerplate.integration import SettingError
+from scrapy_boilerplate.integration import SettingError, downloadermiddleware
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site  # the local fixture site (a pytest fixture)
@@ -491,3 +496,87 @@ def test_a_dying_worker_costs_one_page_and_threads_take_over(
     assert result.stats["boilerplate/responses/processed"] == 2
     warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
     assert len(warnings) == 1 and "worker process died" in warnings[0]
+
+
+# -- charsets: the article is decoded as Scrapy decoded the response ---------------------------
+
+CHARSETS = Path(__file__).parent / "fixtures" / "charsets"
+LITHUANIAN = "Po ilgų diskusijų miesto taryba vakar patvirtino naują ateinančių metų biudžetą."
+
+
+class _CharsetHandler(BaseHTTPRequestHandler):
+    """Serves ``tests/fixtures/charsets/<file>`` as ``?type=`` says (default ``text/html``)."""
+
+    def do_GET(self) -> None:
+        path, _, query = self.path.partition("?")
+        file = CHARSETS / path.lstrip("/")
+        if not file.is_file() or CHARSETS not in file.resolve().parents:
+            self.send_error(404)
+            return
+        body = file.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", parse_qs(query).get("type", ["text/html"])[0])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def charset_site() -> Iterator[str]:
+    """Base URL (with trailing slash) of a local site serving the charset fixtures."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _CharsetHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def _article_text(result: CrawlResult) -> str:
+    [item] = result.items
+    assert result.stats["boilerplate/responses/processed"] == 1
+    return " ".join(str(item["article_text"]).split())
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "encoding", "charset"),
+    [
+        ("<p>Grüße</p>".encode(), {}, None, "utf-8"),
+        (b"<p>Gr\xfc\xdfe</p>", {"Content-Type": "text/html; charset=latin-1"}, None, "cp1252"),
+        (b"<p>Gr\xfc\xdfe</p>", {"Content-Type": "text/html"}, "iso-8859-15", "iso-8859-15"),
+    ],
+)
+def test_the_extractor_decodes_by_scrapys_encoding(
+    body: bytes, headers: dict[str, str], encoding: str | None, charset: str
+) -> None:
+    response = scrapy.http.HtmlResponse(
+        "http://example.com/", body=body, headers=headers, encoding=encoding
+    )
+    assert downloadermiddleware._content_type(response) == f"text/html; charset={charset}"
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_charset_only_in_the_http_header_decodes_the_page(charset_site: str) -> Crawl:
+    query = urlencode({"type": "text/html; charset=windows-1257"})
+    result = yield crawl(settings(), urls=[f"{charset_site}lt-cp1257-undeclared.html?{query}"])
+    assert LITHUANIAN in _article_text(result)
+
+
+@pytest_twisted.inlineCallbacks
+def test_an_encoding_only_scrapy_knows_decodes_the_page() -> Crawl:
+    # A data: URI gives the response its encoding, with no header and no <meta>: the page's
+    # own bytes are misread by detection (cp1257 Lithuanian reads as cp1250), Scrapy's is right.
+    body = (CHARSETS / "lt-cp1257-undeclared.html").read_bytes()
+    url = "data:text/html;charset=windows-1257;base64," + base64.b64encode(body).decode()
+    result = yield crawl(settings(), urls=[url])
+    assert LITHUANIAN in _article_text(result)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_charset_only_scrapy_detects_decodes_the_page(charset_site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[charset_site + "ru-cp1251-undeclared.html"])
+    text = _article_text(result)
+    assert "Депутаты городского совета после долгих обсуждений утвердили бюджет" in text

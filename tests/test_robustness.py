@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_boilerplate import ExtractionResult, InvalidInputError, extract
+from scrapy_boilerplate import InvalidInputError, extract
 
 PARAGRAPH = "<p>" + "The council approved the new budget after a long debate. " * 6 + "</p>"
 
@@ -45,10 +45,16 @@ def test_charset_from_http_header_wins_over_sniffing() -> None:
     assert "Café crème à la française" in result.text
 
 
-def test_ten_thousand_level_nesting_does_not_recurse() -> None:
+def test_ten_thousand_level_nesting_is_refused_not_truncated() -> None:
+    # libxml2 stops at 2,048 open elements: the paragraph would be lost, so the page is refused.
     html = "<div>" * 10_000 + PARAGRAPH + "</div>" * 10_000
-    result = extract(html)  # the parser caps the depth; no RecursionError either way
-    assert isinstance(result, ExtractionResult)
+    with pytest.raises(InvalidInputError, match="nested deeper than libxml2 can parse"):
+        extract(html)
+
+
+def test_three_thousand_unclosed_font_tags_keep_the_paragraph_after_them() -> None:
+    html = "<html><body>" + "<font>" * 3_000 + PARAGRAPH + "</body></html>"
+    assert extract(html).text.startswith("The council approved the new budget")
 
 
 def test_twenty_megabyte_page() -> None:

@@ -31,6 +31,22 @@ def article_of(response: Response) -> ExtractionResult | None:
     return _ARTICLES.get(response)
 
 
+def _content_type(response: Response) -> str | None:
+    """The ``Content-Type`` the body is decoded by: for a text response, one whose charset is the
+    encoding Scrapy decided (``response.encoding``: the response's own, BOM, header, ``<meta>``,
+    then Scrapy's detection), so the article reads the characters ``response.text`` does; else
+    the response's header.
+
+    The body stays bytes: cheaper to send to a worker process, and valid UTF-8 is parsed as it
+    is. The extractor still overrules a UTF-8 charset on bytes that are mostly not UTF-8, and a
+    UTF-16 or UTF-32 one on bytes without NULs (:mod:`~scrapy_boilerplate.page.parsing`).
+    """
+    if isinstance(response, TextResponse):
+        return f"text/html; charset={response.encoding}"
+    header = response.headers.get(b"Content-Type")
+    return header.decode("latin-1") if header else None
+
+
 def looks_like_html(body: bytes) -> bool:
     """True if the first KiB holds ``<!doctype html``, ``<html``, ``<head`` or ``<body``."""
     start = body[:_SNIFF_BYTES].lower()
@@ -80,13 +96,8 @@ class BoilerplateDownloaderMiddleware:
         if choice.extractor is None:
             self.runtime.inc("responses/skipped/disabled_domain")
             return response
-        content_type = response.headers.get(b"Content-Type")
         result = await self.runtime.extract(
-            choice.extractor,
-            response.body,
-            response.url,
-            content_type.decode("latin-1") if content_type else None,
-            "responses",
+            choice.extractor, response.body, response.url, _content_type(response), "responses"
         )
         if result is not None:
             _ARTICLES[response] = result

@@ -18,9 +18,10 @@ __all__ = ["BoilerplatePipeline"]
 class BoilerplatePipeline:
     """Two optional steps, each off unless configured (with neither, the pipeline disables itself):
 
-    * ``BOILERPLATE_HTML_FIELD``: items holding HTML (str or bytes) in that field get the article
-      fields from it; the page URL (for per-domain settings) is read from
-      ``BOILERPLATE_URL_FIELD``. Counted under ``boilerplate/pipeline/...``.
+    * ``BOILERPLATE_HTML_FIELD``: items holding HTML (str, or bytes, bytearray or memoryview,
+      decoded by BOM, ``<meta>`` then detection) in that field get the article fields from it;
+      the page URL (for per-domain settings) is read from ``BOILERPLATE_URL_FIELD``. Counted
+      under ``boilerplate/pipeline/...``.
     * ``BOILERPLATE_MIN_TEXT_LENGTH``: items whose text field holds a string shorter than this many
       characters are dropped (``DropItem``, ``boilerplate/items/dropped/too_short``). Items
       without the field (page skipped or extraction failed) are kept.
@@ -53,9 +54,12 @@ class BoilerplatePipeline:
 
     async def _extract_from_field(self, item: Any, adapter: ItemAdapter, html_field: str) -> None:
         html = adapter.get(html_field)
-        if not isinstance(html, (str, bytes)) or not html:
+        if not isinstance(html, (str, bytes, bytearray, memoryview)) or not html:
             self.runtime.inc("pipeline/skipped/no_html")
             return
+        if isinstance(html, (bytearray, memoryview)):
+            # plain bytes pickle to a worker process (a memoryview cannot)
+            html = html.tobytes() if isinstance(html, memoryview) else bytes(html)
         url_field = self.runtime.config.url_field
         url = adapter.get(url_field) if url_field else None
         url = url if isinstance(url, str) and url else None

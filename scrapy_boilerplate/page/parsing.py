@@ -1,61 +1,78 @@
 """Turning bytes or text into an lxml HTML tree.
 
-Bytes are decoded with w3lib's rules, in this order: byte-order mark, the HTTP
-``Content-Type`` charset, ``<meta>`` declarations, then sniffing (UTF-8, else cp1252).
+:func:`parse_html` takes ``str`` or bytes-like input (``bytes``, ``bytearray``, ``memoryview``;
+anything else raises :class:`TypeError`); bytes are decoded to text by :mod:`.decoding`. The
+page is parsed with libxml2 (``huge_tree``; comments and processing instructions dropped);
+valid UTF-8 bytes are handed to libxml2 as they are (same tree as their text, less
+conversion). Before parsing, ``<noscript>`` is resolved as a reader sees it (:mod:`.noscript`).
+Three things would make libxml2 stop early or crawl:
+
+* A lone surrogate in text input stops libxml2 there: the page is parsed again with each lone
+  surrogate replaced by U+FFFD (looked for only then, so ordinary text costs nothing).
+* libxml2 checks each attribute against the tag's earlier ones (40,000 attributes took
+  seconds): crowded start tags are shortened first (:mod:`.crowded_tags`).
+* libxml2 stops at 2,048 open elements (256 without ``huge_tree``) and reports a fatal error:
+  the rest of the page would be lost. The page is then parsed again without its inline
+  formatting tags (:data:`~.tags.INLINE_TAGS`: they neither split blocks nor change the tag
+  level, and runs of unclosed ``<font>`` or ``<b>`` are the usual cause); if it is still too
+  deep, :class:`InvalidInputError` is raised.
+
+Any other fatal libxml2 error also raises :class:`InvalidInputError`: a truncated tree is never
+returned. Parsers are per thread (a parser serves one parse at a time, and its error log is read
+after it).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 
 from lxml import etree
-from w3lib.encoding import html_to_unicode
 
 from ..errors import InvalidInputError
 from ..model.document import Element
+from .crowded_tags import cap_crowded_tags
+from .decoding import decode_html, decode_page, looks_binary
+from .noscript import resolve_noscript
+from .tags import INLINE_TAGS
 
 __all__ = ["decode_html", "parse_html", "looks_binary", "strip_xml_declaration"]
 
-_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
-# For bytes known to be valid UTF-8: libxml2 reads them as they are, where text input would be
-# handed over in CPython's internal encoding and converted (about 20% of the parse time).
-_UTF8_PARSER = etree.HTMLParser(
-    remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8"
-)
-_UTF8_NAMES = frozenset({"utf-8", "utf8"})
 _UTF8_BOM = b"\xef\xbb\xbf"
-_BINARY_SAMPLE = 1024
-#: Share of control characters in the first KiB above which bytes are taken as binary.
-_MAX_CONTROL_SHARE = 0.1
-_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # An XML declaration (lxml refuses one with an encoding in text input); "?>" may be missing.
 _XML_DECLARATION = re.compile(r"[\s\ufeff]*<\?xml[^>]*>")
 
-
-def looks_binary(data: bytes) -> bool:
-    """Return True if the first KiB of ``data`` has a NUL byte or over 10% control bytes."""
-    sample = data[:_BINARY_SAMPLE]
-    if not sample:
-        return False
-    if b"\x00" in sample and not sample.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
-    return controls / len(sample) > _MAX_CONTROL_SHARE
+_INLINE_NAMES = "|".join(sorted(INLINE_TAGS, key=len, reverse=True))
+_INLINE_TAG = re.compile(rf"</?(?:{_INLINE_NAMES})(?=[\t\n\f\r />])[^<>]*>", re.IGNORECASE)
 
 
-def decode_html(data: bytes, content_type: str | None = None) -> str:
-    """Decode page bytes to text (BOM, then header charset, then ``<meta>``, then sniffing).
+class _Parsers(threading.local):
+    """One pair of parsers per thread: a parser serves one parse at a time, and its error log
+    must be read by the thread that parsed."""
 
-    Raises :class:`InvalidInputError` for bytes that look binary.
-    """
-    return _decode(data, content_type)[1]
+    def __init__(self) -> None:
+        self.text = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+        # For bytes known to be valid UTF-8: libxml2 reads them as they are, where text input
+        # would be handed over in CPython's internal encoding and converted (about 20% of the
+        # parse time).
+        self.utf8 = etree.HTMLParser(
+            remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8"
+        )
 
 
-def _decode(data: bytes, content_type: str | None) -> tuple[str, str]:
-    """The encoding w3lib chose for ``data`` and the decoded text."""
-    if looks_binary(data):
-        raise InvalidInputError("input looks binary, not HTML (NUL or control bytes)")
-    return html_to_unicode(content_type, data)
+_PARSERS = _Parsers()
+
+
+class _TooDeepError(InvalidInputError):
+    """libxml2 stopped at its nesting limit."""
+
+
+class _BadCharacterError(InvalidInputError):
+    """libxml2 stopped at a character it cannot read (a lone surrogate in text input)."""
+
+
+# -- preparing text ------------------------------------------------------------------------------
 
 
 def strip_xml_declaration(text: str) -> str:
@@ -68,33 +85,88 @@ def strip_xml_declaration(text: str) -> str:
     return text[declaration.end() :] if declaration else text
 
 
-def parse_html(html: str | bytes, content_type: str | None = None) -> Element:
-    """Parse a page into an ``<html>`` element; comments and processing instructions are dropped.
+def _replace_lone_surrogates(text: str) -> str:
+    """U+FFFD for each lone surrogate; a pair written as two code points becomes its character."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
-    Raises :class:`InvalidInputError` for empty, whitespace-only or binary input.
-    """
-    utf8: bytes | None = None
-    if isinstance(html, bytes):
-        encoding, text = _decode(html, content_type)
-        # Valid UTF-8 (decoding replaced nothing) gives the same tree when parsed as bytes.
-        if encoding in _UTF8_NAMES and "\ufffd" not in text and b"\x00" not in html:
-            utf8 = html.removeprefix(_UTF8_BOM)
-    else:
-        text = html
-    if not text or text.isspace() or text == "\ufeff":
-        raise InvalidInputError("empty document")
-    if utf8 is not None:
-        return _parse(utf8, _UTF8_PARSER)
+
+def _prepare(text: str) -> str:
+    """Text input as libxml2 gets it: no NUL, no XML declaration, ``<noscript>`` resolved,
+    crowded tags shortened."""
     if "\x00" in text:
         text = text.replace("\x00", "")
-    return _parse(strip_xml_declaration(text), _PARSER)
+    return cap_crowded_tags(resolve_noscript(strip_xml_declaration(text)))
+
+
+# -- parsing -------------------------------------------------------------------------------------
+
+
+def parse_html(
+    html: str | bytes | bytearray | memoryview, content_type: str | None = None
+) -> Element:
+    """Parse a page into an ``<html>`` element by the rules of the module docstring.
+
+    ``content_type`` is the HTTP ``Content-Type`` of bytes. Raises :class:`TypeError` for input
+    that is neither text nor bytes-like, and :class:`InvalidInputError` for empty,
+    whitespace-only or binary input and for pages libxml2 cannot parse to their end.
+    """
+    utf8: bytes | None = None
+    if isinstance(html, str):
+        text = html
+    elif isinstance(html, (bytes, bytearray, memoryview)):
+        data = html.tobytes() if isinstance(html, memoryview) else bytes(html)
+        text, valid_utf8 = decode_page(data, content_type)
+        # Valid UTF-8 gives the same tree when parsed as bytes.
+        if valid_utf8 and b"\x00" not in data:
+            utf8 = data.removeprefix(_UTF8_BOM)
+    else:
+        raise TypeError(
+            f"parse_html() takes str, bytes, bytearray or memoryview, not {type(html).__name__}"
+        )
+    if not text or text.isspace() or text == "\ufeff":
+        raise InvalidInputError("empty document")
+    try:
+        return _parse_page(text, utf8)
+    except _BadCharacterError:
+        # Looking for surrogates only now keeps the search off the common path.
+        if isinstance(html, str) and _SURROGATE.search(html):
+            return _parse_page(_replace_lone_surrogates(html), None)
+        raise
+
+
+def _parse_page(text: str, utf8: bytes | None) -> Element:
+    """The tree of a page: of ``utf8`` (its valid UTF-8 bytes) if given, else of ``text``;
+    parsed again without inline formatting tags if it is nested too deep."""
+    try:
+        if utf8 is not None:
+            return _parse(cap_crowded_tags(resolve_noscript(utf8)), _PARSERS.utf8)
+        return _parse(_prepare(text), _PARSERS.text)
+    except _TooDeepError:
+        pass
+    try:
+        return _parse(_INLINE_TAG.sub("", _prepare(text)), _PARSERS.text)
+    except _TooDeepError as exc:
+        raise InvalidInputError(
+            f"HTML nested deeper than libxml2 can parse, even without its inline formatting"
+            f" tags ({exc}): the rest of the page would be lost"
+        ) from None
 
 
 def _parse(html: str | bytes, parser: etree.HTMLParser) -> Element:
+    """The tree of ``html``; :class:`InvalidInputError` if libxml2 stopped before the end."""
     try:
         root = etree.fromstring(html, parser=parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise InvalidInputError(f"cannot parse HTML: {exc}") from exc
+    for error in parser.error_log.filter_from_fatals():
+        message = error.message.strip()
+        if "depth" in message.lower():  # "Excessive depth in document: 2048, use ..."
+            raise _TooDeepError(f"{message.split(', use ')[0]}, at line {error.line}")
+        if error.type == etree.ErrorTypes.ERR_INVALID_ENCODING:
+            raise _BadCharacterError(f"cannot parse HTML: {message} at line {error.line}")
+        raise InvalidInputError(
+            f"cannot parse HTML: libxml2 stopped at line {error.line}: {message}"
+        )
     if root is None:
         raise InvalidInputError("empty document")
     return root
