@@ -48,19 +48,26 @@ def _overlap(candidate: str, title: str) -> float:
     return len(words & _words(title)) / len(words) if words else 0.0
 
 
-_META_TITLES = etree.XPath(
-    "//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
-)
+_META_CONDITION = "[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
+_META_TITLES = etree.XPath("//meta" + _META_CONDITION)
+_META_TITLES_BELOW = etree.XPath("descendant::meta" + _META_CONDITION)
 _TEXT = etree.XPath("string()")
 
 
-def _meta_title(root: Element) -> str | None:
-    values = _META_TITLES(root)
+def _first_text(values: object) -> str | None:
     for value in values if isinstance(values, list) else ():
         text = _normalise(str(value))
         if text:
             return text
     return None
+
+
+def _meta_title(root: Element) -> str | None:
+    """The first non-empty ``og:title``/``twitter:title``; ``<head>`` is searched first (the
+    same answer, without walking a large body)."""
+    head = root.find("head")
+    found = _first_text(_META_TITLES_BELOW(head)) if head is not None else None
+    return found if found is not None else _first_text(_META_TITLES(root))
 
 
 def find_title(doc: TextDocument) -> str | None:
