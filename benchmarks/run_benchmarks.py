@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import platform
 import resource
 import statistics
@@ -34,7 +35,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from scrapy_boilerplate.evaluation.datasets import Page, datasets_root, load_pages, resolve_dataset
+from scrapy_boilerplate.evaluation.datasets import DATASETS_ENV, Page, load_pages, resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import (
     Counts,
     benchmark_scores,
@@ -54,6 +55,10 @@ from scrapy_boilerplate.page import segmentation
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "benchmarks.md"
+#: Dataset names resolve here: ``$BOILERPLATE_DATASETS``, else ``../shared/datasets`` beside
+#: the repository (set for this process and its workers).
+DATASETS_ROOT = Path(os.environ.get(DATASETS_ENV) or REPO.parent / "shared" / "datasets")
+os.environ[DATASETS_ENV] = str(DATASETS_ROOT)
 FLOOR = "lxml-parse"
 OURS = ["article", "article:ancestor_depth=0", "boilerpipe-article", "default"]
 DEFAULT_EXTRACTORS = [*OURS, *PEERS, FLOOR]
@@ -397,7 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     datasets = [name for name in args.datasets if _exists(name)]
     if not datasets:
-        print(f"no datasets found under {datasets_root()}", file=sys.stderr)
+        print(f"no datasets found under {DATASETS_ROOT}", file=sys.stderr)
         return 2
     specs = list(dict.fromkeys(args.extractors))
     print(f"running {len(specs)} extractors on {', '.join(datasets)}", file=sys.stderr)

@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from scrapy_boilerplate.evaluation.datasets import datasets_root, load_pages
+from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.evaluation.l3s import annotated_html
 
-from .data import l3s_root, labelled_blocks
+from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
 from .notes import NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "reproduction.md")
     args = parser.parse_args(argv)
     if not (l3s_root() / "annotated").is_dir():
-        print(f"L3S-GN1 not found under {datasets_root()}", file=sys.stderr)
+        print(f"L3S-GN1 not found under {DATASETS_ROOT}", file=sys.stderr)
         return 2
     started = time.time()
     sections: dict[str, str] = {}
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"strategies done at {time.time() - started:.0f}s", file=sys.stderr)
 
     results = [run_grandparent("L3S-GN1", pages)]
-    wcxb = datasets_root() / "wcxb-dev"
+    wcxb = DATASETS_ROOT / "wcxb-dev"
     if wcxb.is_dir():
         articles = list(load_pages(wcxb, limit=args.limit, page_type="article"))
         results.append(run_grandparent("WCXB-dev articles", articles))

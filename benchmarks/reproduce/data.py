@@ -6,6 +6,7 @@ assessors' label (see :mod:`scrapy_boilerplate.evaluation.l3s`).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapy_boilerplate.evaluation.datasets import datasets_root
+from scrapy_boilerplate.evaluation.datasets import DATASETS_ENV
 from scrapy_boilerplate.evaluation.l3s import (
     L3SLabel,
     annotated_html,
@@ -26,6 +27,10 @@ from scrapy_boilerplate.evaluation.l3s import (
 from scrapy_boilerplate.features import FeatureSet, block_features, feature_names
 from scrapy_boilerplate.model.document import TextDocument
 
+REPO = Path(__file__).resolve().parents[2]
+#: The datasets: ``$BOILERPLATE_DATASETS``, else ``../shared/datasets`` beside the repository.
+DATASETS_ROOT = Path(os.environ.get(DATASETS_ENV) or REPO.parent / "shared" / "datasets")
+
 ALL_SETS = (FeatureSet.PREVIOUS, FeatureSet.CURRENT, FeatureSet.NEXT, FeatureSet.FLOW)
 FREQUENCY_NAMES = ("prev_text_frequency", "curr_text_frequency", "next_text_frequency")
 _NORMALISE = re.compile(r"\s+")
@@ -33,7 +38,7 @@ _NORMALISE = re.compile(r"\s+")
 
 def l3s_root() -> Path:
     """The L3S-GN1 folder (``$BOILERPLATE_DATASETS/l3s-gn1`` or ``../shared/datasets/l3s-gn1``)."""
-    return datasets_root() / "l3s-gn1"
+    return DATASETS_ROOT / "l3s-gn1"
 
 
 @dataclass
