@@ -31,8 +31,11 @@ _SOURCES = {
     "script_close": r"</script\s*>",
     "style_close": r"</style\s*>",
     "tag": r"<[^<>]*>",
+    "lt": "<",
     "space": r"\s+",
 }
+#: Text is counted by windows of about this many characters (bytes), each cut before a "<".
+_WINDOW = 64 * 1024
 _STR_PATTERNS = {name: re.compile(source, re.I) for name, source in _SOURCES.items()}
 _BYTES_PATTERNS = {name: re.compile(source.encode(), re.I) for name, source in _SOURCES.items()}
 
@@ -61,23 +64,47 @@ def _spans(
     return spans
 
 
-def _text_size(html: AnyStr) -> int:
-    """Non-whitespace characters of ``html`` outside tags, ``<script>`` and ``<style>``."""
+def _text_size(html: AnyStr, limit: int | None = None) -> int:
+    """Non-whitespace characters of ``html`` outside tags, ``<script>`` and ``<style>``; once
+    the count passes ``limit``, counting stops and a number above ``limit`` is returned."""
     patterns = _patterns(html)
-    pieces: list[AnyStr] = []
+    size = 0
     position = 0
-    while (start := patterns["hidden_open"].search(html, position)) is not None:
-        pieces.append(html[position : start.start()])
+    while position < len(html):
+        start = patterns["hidden_open"].search(html, position)
+        stop = len(html) if start is None else start.start()
+        size += _plain_text_size(html, position, stop, patterns, limit, size)
+        if start is None or (limit is not None and size > limit):
+            break
         name = start.group(1).lower()
         closing = patterns["script_close" if name in ("script", b"script") else "style_close"]
         end = closing.search(html, start.end())
-        if end is None:
-            position = len(html)
+        position = len(html) if end is None else end.end()
+    return size
+
+
+def _plain_text_size(
+    html: AnyStr,
+    start: int,
+    stop: int,
+    patterns: dict[str, re.Pattern[AnyStr]],
+    limit: int | None,
+    counted: int,
+) -> int:
+    """Non-whitespace characters outside tags in ``html[start:stop]``, by windows of about
+    64 KiB cut before a ``<``; stops after the window where ``counted`` plus it passes ``limit``."""
+    size = 0
+    empty = html[:0]
+    lt = patterns["lt"].pattern
+    while start < stop:
+        cut = html.find(lt, min(start + _WINDOW, stop), stop)
+        cut = stop if cut < 0 else cut
+        window = patterns["tag"].sub(empty, html[start:cut])
+        size += len(patterns["space"].sub(empty, window))
+        if limit is not None and counted + size > limit:
             break
-        position = end.end()
-    pieces.append(html[position:])
-    text = html[:0].join(pieces)
-    return len(patterns["space"].sub(html[:0], patterns["tag"].sub(html[:0], text)))
+        start = cut
+    return size
 
 
 def resolve_noscript(html: AnyStr) -> AnyStr:
@@ -88,9 +115,9 @@ def resolve_noscript(html: AnyStr) -> AnyStr:
     if not spans:
         return html
     inside = sum(_text_size(html[begin:stop]) for _, begin, stop, _ in spans)
-    outside = _text_size(_join_outside(html, spans))
+    # The rest of the page is counted only as far as needed: usually the noscript text is small.
+    opened = inside > 0 and _text_size(_join_outside(html, spans), limit=inside) < inside
     empty = html[:0]
-    opened = inside > outside
     pieces: list[AnyStr] = []
     position = 0
     for start, content_start, content_end, end in spans:
