@@ -60,15 +60,20 @@ class _SiteHandler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """Base URL (with trailing slash) of the local fixture site."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _SiteHandler)
+def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve ``handler`` on a free local port; yields the base URL (with trailing slash)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """Base URL (with trailing slash) of the local fixture site."""
+    yield from serve(_SiteHandler)
 
 
 class SiteSpider(scrapy.Spider):

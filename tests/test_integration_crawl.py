@@ -6,10 +6,9 @@ import base64
 import logging
 import os
 import pickle
-import threading
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode
@@ -19,7 +18,7 @@ import integration_support
 import pytest
 import pytest_twisted
 import scrapy
-from integration_support import SITE, CrawlResult, SiteSpider, base_settings, crawl
+from integration_support import SITE, CrawlResult, SiteSpider, base_settings, crawl, serve
 
 from scrapy_boilerplate import ExtractionContext, ExtractionResult, extract, register_extractor
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
@@ -527,12 +526,7 @@ class _CharsetHandler(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def charset_site() -> Iterator[str]:
     """Base URL (with trailing slash) of a local site serving the charset fixtures."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _CharsetHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    yield from serve(_CharsetHandler)
 
 
 def _article_text(result: CrawlResult) -> str:
