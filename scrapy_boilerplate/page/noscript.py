@@ -34,8 +34,10 @@ _SOURCES = {
     "lt": "<",
     "space": r"\s+",
 }
-#: Text is counted by windows of about this many characters (bytes), each cut before a "<".
-_WINDOW = 64 * 1024
+#: Text is counted by windows cut before a "<": the first of about this many characters (bytes),
+#: each next one twice as long, up to :data:`_MAX_WINDOW` (a count that stops early reads little).
+_FIRST_WINDOW = 4 * 1024
+_MAX_WINDOW = 64 * 1024
 _STR_PATTERNS = {name: re.compile(source, re.I) for name, source in _SOURCES.items()}
 _BYTES_PATTERNS = {name: re.compile(source.encode(), re.I) for name, source in _SOURCES.items()}
 
@@ -91,13 +93,15 @@ def _plain_text_size(
     limit: int | None,
     counted: int,
 ) -> int:
-    """Non-whitespace characters outside tags in ``html[start:stop]``, by windows of about
-    64 KiB cut before a ``<``; stops after the window where ``counted`` plus it passes ``limit``."""
+    """Non-whitespace characters outside tags in ``html[start:stop]``, by growing windows cut
+    before a ``<``; stops after the window where ``counted`` plus it passes ``limit``."""
     size = 0
+    window_size = _FIRST_WINDOW
     empty = html[:0]
     lt = patterns["lt"].pattern
     while start < stop:
-        cut = html.find(lt, min(start + _WINDOW, stop), stop)
+        cut = html.find(lt, min(start + window_size, stop), stop)
+        window_size = min(2 * window_size, _MAX_WINDOW)
         cut = stop if cut < 0 else cut
         window = patterns["tag"].sub(empty, html[start:cut])
         size += len(patterns["space"].sub(empty, window))
