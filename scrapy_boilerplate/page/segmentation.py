@@ -300,13 +300,12 @@ def drop_hidden_blocks(blocks: list[TextBlock]) -> list[TextBlock]:
     whose hidden text outweighs its visible text is one that hides its content until a script
     shows it, and keeps everything. Offsets are renumbered as if the hidden blocks never were.
     """
-    hidden_words = sum(block.num_words for block in blocks if L.HIDDEN in block.labels)
-    if not hidden_words and not any(L.HIDDEN in block.labels for block in blocks):
-        return blocks
-    visible_words = sum(block.num_words for block in blocks) - hidden_words
-    if hidden_words > visible_words:
-        return blocks
     kept = [block for block in blocks if L.HIDDEN not in block.labels]
+    if len(kept) == len(blocks):
+        return blocks
+    visible_words = sum(block.num_words for block in kept)
+    if sum(block.num_words for block in blocks) - visible_words > visible_words:
+        return blocks
     for offset, block in enumerate(kept):
         block.offset_start = block.offset_end = offset
     return kept
