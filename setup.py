@@ -1,4 +1,4 @@
-"""Build of the optional compiled extension; everything else is in ``pyproject.toml``."""
+"""Build of the optional compiled extensions; everything else is in ``pyproject.toml``."""
 
 from pathlib import Path
 
@@ -7,23 +7,16 @@ from setuptools import Extension, setup
 HERE = Path(__file__).parent
 
 
-def speedups() -> list[Extension]:
-    """The optional compiled twin of the hot loops (``scrapy_boilerplate/page/_speedups.pyx``).
+def compiled(name: str, **options: list[str]) -> list[Extension]:
+    """The optional compiled twin ``name`` (a dotted module name) of some pure-Python code.
 
-    Built against lxml's headers: from the ``.pyx`` with Cython when it is importable at build
-    time, else from the generated ``.c`` an sdist ships. A build that fails leaves the
-    pure-Python code in charge (same results, slower).
+    Built from its ``.pyx`` with Cython when it is importable at build time, else from the
+    generated ``.c`` an sdist ships. A build that fails leaves the pure-Python code in charge
+    (same results, slower).
     """
-    try:
-        import lxml
-    except ImportError:
-        return []
-    source = HERE / "scrapy_boilerplate" / "page" / "_speedups"
+    source = HERE.joinpath(*name.split("."))
     extension = Extension(
-        "scrapy_boilerplate.page._speedups",
-        [str(source.with_suffix(".pyx").relative_to(HERE))],
-        include_dirs=lxml.get_include(),
-        optional=True,
+        name, [str(source.with_suffix(".pyx").relative_to(HERE))], optional=True, **options
     )
     try:
         from Cython.Build import cythonize
@@ -35,11 +28,20 @@ def speedups() -> list[Extension]:
     try:
         extensions = cythonize([extension], language_level=3, quiet=True)
     except Exception as exc:  # any Cython failure means "no speedups"
-        print(f"scrapy-boilerplate: not building the speedups ({exc})")
+        print(f"scrapy-boilerplate: not building {name} ({exc})")
         return []
     for built in extensions:
         built.optional = True
     return extensions
 
 
-setup(ext_modules=speedups())
+def speedups() -> list[Extension]:
+    """The hot loops of the page stage, built against lxml's headers."""
+    try:
+        import lxml
+    except ImportError:
+        return []
+    return compiled("scrapy_boilerplate.page._speedups", include_dirs=lxml.get_include())
+
+
+setup(ext_modules=[*speedups(), *compiled("scrapy_boilerplate.classifiers._gbdt")])

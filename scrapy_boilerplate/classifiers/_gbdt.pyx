@@ -1,0 +1,74 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""Compiled twin of :func:`scrapy_boilerplate.classifiers.gbdt.predict_margins_pure`.
+
+Same walk (left when ``x <= threshold``), same additions in the same order (``base_margin``,
+then each tree's leaf value in tree order, in C doubles), so the same floats:
+``tests/test_classifiers_gbdt.py`` checks that bit for bit. Bounds are not checked while
+walking, so the node arrays are checked first: a model changed after its construction can
+raise :class:`ValueError` here, never read outside its arrays.
+"""
+
+from array import array
+
+
+cdef Py_ssize_t _bad_node(
+    const int[:] split_feature, const int[:] left, const int[:] right, Py_ssize_t n_features
+) noexcept nogil:
+    """The first internal node whose feature or children are out of range, else -1."""
+    cdef Py_ssize_t node, n_nodes = split_feature.shape[0]
+    for node in range(n_nodes):
+        if split_feature[node] < 0:
+            continue
+        if (
+            split_feature[node] >= n_features
+            or left[node] <= node or left[node] >= n_nodes
+            or right[node] <= node or right[node] >= n_nodes
+        ):
+            return node
+    return -1
+
+
+def predict_margins(model, rows, n_rows):
+    """The margin of each of the ``n_rows`` rows of ``rows`` (row-major doubles)."""
+    cdef const int[:] roots = model.tree_roots
+    cdef const int[:] split_feature = model.split_feature
+    cdef const double[:] threshold = model.threshold
+    cdef const int[:] left = model.left
+    cdef const int[:] right = model.right
+    cdef const double[:] x = rows
+    cdef double base_margin = model.base_margin
+    cdef Py_ssize_t n_features = len(model.feature_names)
+    cdef Py_ssize_t n_nodes = split_feature.shape[0]
+    if n_rows < 0 or x.shape[0] != n_rows * n_features:
+        raise ValueError(f"{x.shape[0]} values are not {n_rows} rows of {n_features} features")
+    if threshold.shape[0] != n_nodes or left.shape[0] != n_nodes or right.shape[0] != n_nodes:
+        raise ValueError("the node arrays have different lengths")
+    cdef Py_ssize_t bad = _bad_node(split_feature, left, right, n_features)
+    if bad >= 0:
+        raise ValueError(f"node {bad} has a feature or children out of range")
+    cdef Py_ssize_t tree
+    for tree in range(roots.shape[0]):
+        if roots[tree] < 0 or roots[tree] >= n_nodes:
+            raise ValueError(f"tree {tree} has a root out of range")
+
+    out = array("d", [0.0]) * n_rows
+    cdef double[:] margins = out
+    cdef Py_ssize_t n = n_rows, row, start
+    cdef int node, feature
+    cdef double margin
+    with nogil:
+        for row in range(n):
+            start = row * n_features
+            margin = base_margin
+            for tree in range(roots.shape[0]):
+                node = roots[tree]
+                feature = split_feature[node]
+                while feature >= 0:
+                    if x[start + feature] <= threshold[node]:
+                        node = left[node]
+                    else:
+                        node = right[node]
+                    feature = split_feature[node]
+                margin += threshold[node]
+            margins[row] = margin
+    return out.tolist()

@@ -1,0 +1,80 @@
+"""Training rows of a dataset: per page, the feature rows of its blocks, their gold labels and
+what scoring the decoded text needs.
+
+Pages are read by :func:`~scrapy_boilerplate.evaluation.datasets.load_pages` (WCXB, the
+article-benchmark format, L3S-GN1) and processed in worker processes; the headline comes from
+the extractor's own title finder, as at inference time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from ..classifiers.features import feature_rows
+from ..errors import BoilerplateError
+from ..evaluation.datasets import Page, load_pages
+from ..extractors.title import find_title
+from ..model.document import BlockRow, blocks_to_rows
+from ..page.parsing import parse_html
+from ..page.segmentation import segment
+from .labels import gold_labels
+
+__all__ = ["PageRows", "page_rows", "dataset_rows", "domain_of"]
+
+
+@dataclass
+class PageRows:
+    """One page's training data: feature rows, labels and blocks (without DOM), plus the page
+    (its HTML dropped) for scoring decoded text."""
+
+    page: Page
+    domain: str
+    rows: list[list[float]]
+    labels: list[int]
+    blocks: list[BlockRow]
+    title: str | None
+
+
+def domain_of(url: str | None, fallback: str) -> str:
+    """The host of ``url`` without ``www.`` (``fallback`` when there is none): the CV group."""
+    host = urlsplit(url or "").hostname or ""
+    return host.removeprefix("www.") or fallback
+
+
+def page_rows(page: Page) -> PageRows | None:
+    """The training data of one page, or None when the page cannot be read."""
+    try:
+        doc = segment(parse_html(page.html), url=page.url)
+    except BoilerplateError:
+        return None
+    title = find_title(doc)
+    rows = feature_rows(doc, title)
+    labels = gold_labels(doc.blocks, page.gold_text)
+    for block in doc.blocks:
+        block.is_content = False
+        block.labels.clear()
+    return PageRows(
+        page=dataclasses.replace(page, html=b""),
+        domain=domain_of(page.url, page.id),
+        rows=rows,
+        labels=labels,
+        blocks=blocks_to_rows(doc.blocks),
+        title=title,
+    )
+
+
+def dataset_rows(path: str, *, limit: int | None = None, jobs: int | None = None) -> list[PageRows]:
+    """Training data of every readable page of the dataset at ``path``, in id order."""
+    pages: Iterator[Page] = load_pages(path, limit=limit)
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1:
+        results = [page_rows(page) for page in pages]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(page_rows, pages, chunksize=8))
+    return [result for result in results if result is not None]

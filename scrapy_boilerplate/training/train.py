@@ -1,0 +1,141 @@
+"""Training and cross-validation of the learned block classifier (LightGBM, ``[train]`` extra).
+
+Rules: one row per block; a block's weight is ``1 + sqrt(words)`` (long blocks decide the text
+F1); cross-validation folds group pages by domain (a site's pages are never on both sides);
+the decoding thresholds are chosen on out-of-fold predictions, never on the pages a model was
+trained on.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..evaluation.report import PageScore, score_page
+from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
+from ..model.document import TextDocument, blocks_from_rows
+from ..output.text import article_text
+from .dataset import PageRows
+
+__all__ = [
+    "Decoding",
+    "TRAINING_PARAMETERS",
+    "fit",
+    "out_of_fold_scores",
+    "decode",
+    "score_decoding",
+    "tune_decoding",
+]
+
+#: LightGBM parameters of the shipped model.
+TRAINING_PARAMETERS: dict[str, Any] = {
+    "objective": "binary",
+    "learning_rate": 0.08,
+    "num_leaves": 31,
+    "min_child_samples": 40,
+    "feature_fraction": 0.7,
+    "bagging_fraction": 0.8,
+    "bagging_freq": 1,
+    "lambda_l2": 1.0,
+    "verbosity": -1,
+    "num_threads": 2,
+    "seed": 7,
+    "deterministic": True,
+}
+NUM_TREES = 150
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How scores become decisions: a threshold, then gap filling (see :mod:`..filters.scores`)."""
+
+    threshold: float = 0.5
+    gap_score: float = 0.2
+    max_gap: int = 3
+
+
+def _weights(pages: Sequence[PageRows]) -> list[float]:
+    return [1.0 + math.sqrt(block[1]) for page in pages for block in page.blocks]
+
+
+def fit(pages: Sequence[PageRows], *, num_trees: int = NUM_TREES) -> Any:
+    """Train a LightGBM booster on the blocks of ``pages``."""
+    import lightgbm
+    import numpy
+
+    features = numpy.asarray([row for page in pages for row in page.rows], dtype=numpy.float64)
+    labels = numpy.asarray([label for page in pages for label in page.labels])
+    data = lightgbm.Dataset(features, labels, weight=_weights(pages), free_raw_data=True)
+    return lightgbm.train(dict(TRAINING_PARAMETERS), data, num_boost_round=num_trees)
+
+
+def out_of_fold_scores(
+    pages: Sequence[PageRows], *, folds: int = 5, num_trees: int = NUM_TREES
+) -> list[list[float]]:
+    """Per page, the block probabilities of a model trained on the other folds (pages grouped
+    by domain into ``folds`` folds)."""
+    import numpy
+    from sklearn.model_selection import GroupKFold  # type: ignore[import-untyped]
+
+    groups = [page.domain for page in pages]
+    scores: list[list[float]] = [[] for _ in pages]
+    splitter = GroupKFold(n_splits=folds)
+    for train_index, test_index in splitter.split(numpy.zeros(len(pages)), groups=groups):
+        booster = fit([pages[i] for i in train_index], num_trees=num_trees)
+        for i in test_index:
+            if pages[i].rows:
+                scores[i] = booster.predict(numpy.asarray(pages[i].rows)).tolist()
+    return scores
+
+
+def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
+    """The article text the decoding keeps from ``page``'s blocks with ``scores``."""
+    doc = TextDocument(blocks=blocks_from_rows(page.blocks))
+    for block, score in zip(doc.blocks, scores, strict=True):
+        block.score = score
+    ScoreThresholdFilter(decoding.threshold)(doc)
+    ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
+    return article_text(doc.blocks)
+
+
+def score_decoding(
+    pages: Sequence[PageRows], scores: Sequence[Sequence[float]], decoding: Decoding
+) -> list[PageScore]:
+    """Every page scored after decoding its block scores."""
+    return [
+        score_page(page.page, decode(page, page_scores, decoding))
+        for page, page_scores in zip(pages, scores, strict=True)
+    ]
+
+
+@dataclass
+class Tuning:
+    """The decoding chosen and the mean shingle F1 of every decoding tried."""
+
+    best: Decoding
+    tried: dict[Decoding, float] = field(default_factory=dict)
+
+
+def _mean_f1(results: Iterable[PageScore]) -> float:
+    from ..evaluation.metrics import page_f1
+
+    return statistics.fmean(page_f1(result.shingle) for result in results)
+
+
+def tune_decoding(
+    pages: Sequence[PageRows],
+    scores: Sequence[Sequence[float]],
+    candidates: Iterable[Decoding],
+) -> Tuning:
+    """The candidate decoding with the best mean page shingle F1 on out-of-fold ``scores``."""
+    tuning = Tuning(best=Decoding())
+    best = -1.0
+    for decoding in candidates:
+        value = _mean_f1(score_decoding(pages, scores, decoding))
+        tuning.tried[decoding] = value
+        if value > best:
+            tuning.best, best = decoding, value
+    return tuning
