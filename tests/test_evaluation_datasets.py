@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from shared_datasets import SHARED_DATASETS
 
+from scrapy_boilerplate import extract
 from scrapy_boilerplate.evaluation.datasets import (
     DatasetError,
     Page,
+    cleaneval_gold_text,
     datasets_root,
     detect_format,
     load_pages,
@@ -128,3 +130,23 @@ def test_shared_l3s_gn1() -> None:
     pages = list(load_pages(SHARED / "l3s-gn1", limit=2))
     assert len(pages) == 2
     assert all(page.gold_text and page.html for page in pages)
+
+
+def test_cleaneval_layout_pages_and_gold(tmp_path: Path) -> None:
+    (tmp_path / "input").mkdir()
+    (tmp_path / "gold").mkdir()
+    page = (
+        '<text id="http://example.org/a" title="A" encoding="windows-1252">'
+        '<html><head><meta charset="utf-8"></head><body><p>Caf\xe9 news</p></body></html></text>'
+    ).encode("cp1252")
+    (tmp_path / "input" / "7.html.gz").write_bytes(gzip.compress(page))
+    (tmp_path / "input" / "8.html.gz").write_bytes(gzip.compress(page))  # no gold: skipped
+    gold = "\ufeffURL: http://example.org/a\n<h> Caf\xe9\n<p> First line\n continued\n<l> item\n"
+    (tmp_path / "gold" / "7.txt.gz").write_bytes(gzip.compress(gold.encode("utf-8")))
+    assert detect_format(tmp_path) == "cleaneval"
+    (only,) = load_pages(tmp_path)
+    assert only.id == "7" and only.url == "http://example.org/a"
+    assert only.gold_text == "Caf\xe9\n\nFirst line continued\n\nitem"
+    assert only.html.startswith(b"\xef\xbb\xbf")  # the BOM outranks the lying <meta>
+    assert "Caf\xe9 news" in extract(only.html, extractor="keep-everything").text
+    assert cleaneval_gold_text("no markers\nat all") == "no markers at all"

@@ -6,7 +6,9 @@ Three on-disk formats are understood (see ``docs/evaluation.md``):
   ``ground_truth.main_content``, page type in ``_internal.page_type.primary``);
 * **article benchmark**: ``html/<id>.html.gz`` plus one ``ground-truth.json`` mapping
   ``id -> {"articleBody": ..., "url": ...}``;
-* **L3S-GN1**: ``original/`` plus ``annotated/`` pages (labels aligned by :mod:`.l3s`).
+* **L3S-GN1**: ``original/`` plus ``annotated/`` pages (labels aligned by :mod:`.l3s`);
+* **CleanEval**: ``input/<n>.html.gz`` (the page wrapped in ``<text id=URL encoding=...>``)
+  plus ``gold/<n>.txt.gz`` (a ``URL:`` line, then ``<p>``/``<h>``/``<l>`` segments).
 
 A dataset is named by its path, or by its folder name under the datasets root given by the
 ``BOILERPLATE_DATASETS`` environment variable.
@@ -14,8 +16,10 @@ A dataset is named by its path, or by its folder name under the datasets root gi
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,12 +44,14 @@ __all__ = [
     "detect_format",
     "load_pages",
     "DATASETS_ENV",
+    "cleaneval_gold_text",
+    "cleaneval_page_html",
 ]
 
 #: The environment variable naming the folder that holds the datasets by name.
 DATASETS_ENV = "BOILERPLATE_DATASETS"
 
-DatasetFormat = Literal["wcxb", "article-benchmark", "l3s-gn1"]
+DatasetFormat = Literal["wcxb", "article-benchmark", "l3s-gn1", "cleaneval"]
 
 
 class DatasetError(ValueError):
@@ -101,9 +107,11 @@ def detect_format(path: str | os.PathLike[str]) -> DatasetFormat:
         return "wcxb"
     if (root / "html").is_dir() and (root / "ground-truth.json").is_file():
         return "article-benchmark"
+    if (root / "input").is_dir() and (root / "gold").is_dir():
+        return "cleaneval"
     raise DatasetError(
         f"{root} is not a known dataset layout (expected original/+annotated/, "
-        "html/+ground-truth/, or html/+ground-truth.json)"
+        "html/+ground-truth/, html/+ground-truth.json, or input/+gold/)"
     )
 
 
@@ -121,6 +129,8 @@ def load_pages(
         pages = _load_wcxb(root, page_type)
     elif fmt == "article-benchmark":
         pages = _load_article_benchmark(root)
+    elif fmt == "cleaneval":
+        pages = _load_cleaneval(root)
     else:
         pages = _load_l3s(root, limit if page_type is None else None)
     count = 0
@@ -176,6 +186,60 @@ def _load_article_benchmark(root: Path) -> Iterator[Page]:
             gold_text=record.get("articleBody") or "",
             title=record.get("headline") or record.get("title") or None,
         )
+
+
+_CLEANEVAL_HEADER = re.compile(rb"\A\s*<text\b([^>]*)>")
+_CLEANEVAL_ATTRIBUTE = re.compile(rb'(\w+)="([^"]*)"')
+_CLEANEVAL_MARKER = re.compile(r"^\s*<[phl]>\s*", re.MULTILINE)
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def cleaneval_gold_text(raw: str) -> str:
+    """CleanEval gold as plain text: the ``URL:`` line and the segment markers removed, one
+    paragraph per segment (text without a marker continues the segment before it)."""
+    lines = raw.splitlines()
+    if lines and lines[0].startswith("URL:"):
+        lines = lines[1:]
+    segments: list[list[str]] = []
+    for line in lines:
+        starts = _CLEANEVAL_MARKER.match(line) is not None
+        text = " ".join(_CLEANEVAL_MARKER.sub("", line).split())
+        if starts or not segments:
+            segments.append([])
+        if text:
+            segments[-1].append(text)
+    return "\n\n".join(" ".join(segment) for segment in segments if segment)
+
+
+def cleaneval_page_html(raw: bytes) -> tuple[bytes, str | None]:
+    """A CleanEval input as the page's bytes and URL: the ``<text>`` wrapper's ``encoding``
+    decodes it, and the page is given back as UTF-8 with a BOM (so no ``<meta>`` overrules it);
+    an unknown encoding leaves the bytes as they are."""
+    header = _CLEANEVAL_HEADER.match(raw)
+    if header is None:
+        return raw, None
+    attributes = {
+        key.decode("ascii"): value.decode("utf-8", "replace")
+        for key, value in _CLEANEVAL_ATTRIBUTE.findall(header.group(1))
+    }
+    body = raw[header.end() :].replace(b"</text>", b"")
+    encoding = attributes.get("encoding", "").removeprefix("unknown-")
+    try:
+        text = body.decode(encoding or "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        return body, attributes.get("id")
+    return _UTF8_BOM + text.encode("utf-8", "surrogatepass"), attributes.get("id")
+
+
+def _load_cleaneval(root: Path) -> Iterator[Page]:
+    inputs = html_files(root / "input")
+    for page_id in sorted(inputs, key=lambda name: (len(name), name)):
+        gold_path = root / "gold" / f"{page_id}.txt.gz"
+        if not gold_path.is_file():
+            continue
+        html, url = cleaneval_page_html(read_html(inputs[page_id]))
+        gold = gzip.decompress(gold_path.read_bytes()).decode("utf-8-sig", "replace")
+        yield Page(id=page_id, html=html, url=url, gold_text=cleaneval_gold_text(gold))
 
 
 def _load_l3s(root: Path, limit: int | None) -> Iterator[Page]:

@@ -1,5 +1,6 @@
 """The built-in named extractors: the reference boilerpipe chains, the paper's single
-classifiers and the product default ``article`` (see ``docs/extractors.md``).
+classifiers, the rule chain ``article-rules`` and the product default ``article``, a learned
+block classifier (see ``docs/extractors.md``).
 
 Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
@@ -32,12 +33,21 @@ from ..filters.selection import (
     LargeBlockSameTagLevelToContentFilter,
     MinClauseWordsFilter,
 )
+from ..classifiers.learned import LearnedBlockClassifier, load_block_model
+from ..filters.scores import ScoreGapFilter
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
 from ..model.options import Option
 from .base import ExtractorSpec
+from .title import find_title
 
-__all__ = ["BUILTIN_EXTRACTORS", "ARTICLE_OPTIONS", "ARTICLE_CLASSIFIERS"]
+__all__ = [
+    "BUILTIN_EXTRACTORS",
+    "ARTICLE_OPTIONS",
+    "ARTICLE_RULES_OPTIONS",
+    "ARTICLE_CLASSIFIERS",
+    "OPERATING_POINTS",
+]
 
 
 def _keep_everything(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
@@ -122,7 +132,7 @@ def _keep_everything_min_words(
 #: Block classifiers the ``article`` extractor can start from.
 ARTICLE_CLASSIFIERS: dict[str, Filter] = {"numwords": NUM_WORDS_RULES, "density": DENSITY_RULES}
 
-ARTICLE_OPTIONS = (
+ARTICLE_RULES_OPTIONS = (
     Option(
         "end_of_text",
         bool,
@@ -153,7 +163,7 @@ ARTICLE_OPTIONS = (
 )
 
 
-def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     chain: list[Filter] = [ARTICLE_CLASSIFIERS[options["classifier"]]]
     if options["end_of_text"]:
         chain += [TerminatingBlocksFinder(), IgnoreBlocksAfterContentFilter()]
@@ -161,6 +171,48 @@ def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence
         chain.append(AncestorGroupingFilter(options["ancestor_depth"], options["min_share"]))
     if options["fill_gaps"]:
         chain.append(FillContentGapsFilter())
+    return chain
+
+
+#: Operating points of the learned ``article``: ``article`` keeps the body of articles;
+#: ``page`` keeps more of non-article pages (listings, forums, documentation). Each names the
+#: model-metadata keys of its threshold and gap score, and their fallbacks.
+OPERATING_POINTS: dict[str, tuple[str, float, str, float]] = {
+    "article": ("threshold", 0.5, "gap_score", 0.2),
+    "page": ("page_threshold", 0.35, "page_gap_score", 0.15),
+}
+
+ARTICLE_OPTIONS = (
+    Option(
+        "mode",
+        str,
+        "article",
+        "operating point: article (the body of an article) or page (listings, forums, docs)",
+        choices=tuple(OPERATING_POINTS),
+    ),
+    Option("model", str, "", "path of a block model from `scrapy-boilerplate train` (''=shipped)"),
+    Option(
+        "threshold",
+        float,
+        0.0,
+        "score (0-1) a block needs to be content; 0 = the model's tuned value for the mode",
+        0.0,
+        1.0,
+    ),
+    Option("fill_gaps", bool, True, "blocks with a moderate score between content blocks join"),
+)
+#: Longest run of blocks (in blocks) that gap filling bridges.
+MAX_SCORE_GAP = 3
+
+
+def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+    model = load_block_model(options["model"])
+    threshold_key, threshold, gap_key, gap_score = OPERATING_POINTS[options["mode"]]
+    threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
+    chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
+    if options["fill_gaps"]:
+        gap_score = float(model.metadata.get(gap_key, gap_score))
+        chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
     return chain
 
 
@@ -200,9 +252,15 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         description="the reference KeepEverythingWithMinKWordsExtractor",
     ),
     ExtractorSpec(
+        "article-rules",
+        _article_rules,
+        options=ARTICLE_RULES_OPTIONS,
+        description="rule chain: word-count classification, grandparent filter, gap filling",
+    ),
+    ExtractorSpec(
         "article",
         _article,
         options=ARTICLE_OPTIONS,
-        description="product default: word-count classification, grandparent filter, gap filling",
+        description="product default: learned block scores (text, rules, DOM), gap filling",
     ),
 )

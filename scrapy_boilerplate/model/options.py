@@ -15,7 +15,8 @@ __all__ = ["Option", "validate_options", "COMMON_OPTIONS"]
 
 @dataclass(frozen=True)
 class Option:
-    """One extractor parameter: a name, a type (bool, int, float or str with choices), a default."""
+    """One extractor parameter: a name, a type (bool, int, float or str, optionally limited to
+    ``choices``), a default."""
 
     name: str
     type: type
@@ -28,7 +29,9 @@ class Option:
     def coerce(self, value: Any) -> Any:
         """Return ``value`` as this option's type, or raise ``ValueError`` naming the option."""
         if self.type is str:
-            if value not in self.choices:
+            if not isinstance(value, str):
+                raise ValueError(f"option {self.name!r} must be a string, got {value!r}")
+            if self.choices and value not in self.choices:
                 raise ValueError(
                     f"option {self.name!r} must be one of {', '.join(self.choices)}, got {value!r}"
                 )

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..classifiers.features import feature_names
+from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.report import PageScore, score_page
 from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
@@ -28,6 +30,9 @@ __all__ = [
     "decode",
     "score_decoding",
     "tune_decoding",
+    "decoding_grid",
+    "export",
+    "Tuning",
 ]
 
 #: LightGBM parameters of the shipped model.
@@ -139,3 +144,30 @@ def tune_decoding(
         if value > best:
             tuning.best, best = decoding, value
     return tuning
+
+
+#: Decodings tried for each operating point (threshold, gap score).
+THRESHOLDS = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+GAP_SCORES = (0.1, 0.2)
+
+
+def decoding_grid() -> list[Decoding]:
+    """Every decoding :func:`tune_decoding` tries."""
+    return [
+        Decoding(threshold, min(gap, threshold)) for threshold in THRESHOLDS for gap in GAP_SCORES
+    ]
+
+
+def export(booster: Any, metadata: dict[str, Any]) -> TreeEnsemble:
+    """The booster as a package model file, with ``metadata`` (decodings, data, CV figures)."""
+    model = from_lightgbm(booster)
+    return TreeEnsemble(
+        feature_names=tuple(feature_names()),
+        base_margin=model.base_margin,
+        tree_roots=model.tree_roots,
+        split_feature=model.split_feature,
+        threshold=model.threshold,
+        left=model.left,
+        right=model.right,
+        metadata=metadata,
+    )

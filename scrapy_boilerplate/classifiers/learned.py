@@ -1,0 +1,73 @@
+"""The learned block classifier: a boosted tree ensemble scores every block from its feature
+row (:mod:`.features`), and each block's ``score`` becomes its probability of being content.
+
+The shipped model (:data:`SHIPPED_MODEL`, package data) is trained on the WCXB development split
+only (CC-BY-4.0); users can train their own with ``scrapy-boilerplate train`` and pass its
+file. Scores are computed by the compiled twin of :mod:`.gbdt` when it is built (the same
+floats as the pure-Python reference).
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from itertools import chain
+from pathlib import Path
+from typing import Final
+
+from ..model.document import TextDocument
+from .features import feature_names, feature_rows
+from .gbdt import TreeEnsemble, load_model, predict_proba
+
+__all__ = ["SHIPPED_MODEL", "LearnedBlockClassifier", "load_block_model", "HeadlineFinder"]
+
+#: File name of the shipped model inside ``scrapy_boilerplate/classifiers/models``.
+SHIPPED_MODEL: Final = "article-v1.json.gz"
+
+#: Finds a page's headline (the title-position features need it).
+HeadlineFinder = Callable[[TextDocument], "str | None"]
+
+
+@functools.lru_cache(maxsize=8)
+def load_block_model(path: str = "") -> TreeEnsemble:
+    """The block model at ``path`` (the shipped one for ``""``), loaded once per process.
+
+    Raises ``ValueError`` when the file is not a model of this package or its features are not
+    the ones this version computes.
+    """
+    if path:
+        model = load_model(Path(path))
+    else:
+        source = resources.files(__package__).joinpath("models", SHIPPED_MODEL)
+        model = load_model(source.read_bytes())
+    if list(model.feature_names) != feature_names():
+        raise ValueError(
+            f"block model {path or SHIPPED_MODEL!r} was trained on other features than this "
+            "version of scrapy-boilerplate computes; retrain it with `scrapy-boilerplate train`"
+        )
+    return model
+
+
+@dataclass(frozen=True)
+class LearnedBlockClassifier:
+    """Set every block's ``score`` from the model, and ``is_content`` to ``score >= threshold``.
+
+    Computing the features runs the ``article-rules`` chain first (its decisions are features).
+    """
+
+    model: TreeEnsemble
+    headline: HeadlineFinder
+    threshold: float = 0.5
+
+    def __call__(self, doc: TextDocument) -> bool:
+        rows = feature_rows(doc, self.headline(doc))
+        if not rows:
+            return False
+        scores = predict_proba(self.model, array("d", chain.from_iterable(rows)), len(rows))
+        for block, score in zip(doc.blocks, scores, strict=True):
+            block.score = score
+            block.is_content = score >= self.threshold
+        return True

@@ -1,0 +1,126 @@
+"""The ``scrapy-boilerplate train`` subcommand: train a block model on annotated pages.
+
+``train DATASET --out MODEL.json.gz`` reads a dataset (WCXB layout or the article-benchmark
+format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by domain, chooses
+the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
+every page and writes the model. Use it with ``-o model=MODEL.json.gz`` (extractor ``article``)
+or the ``BOILERPLATE_OPTIONS`` setting. Needs the ``[train]`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..classifiers.gbdt import dump_model
+from ..evaluation.datasets import DatasetError, resolve_dataset
+from ..evaluation.metrics import page_f1
+from ..evaluation.report import PageScore
+from .dataset import PageRows, dataset_rows
+from .train import (
+    NUM_TREES,
+    TRAINING_PARAMETERS,
+    Decoding,
+    decoding_grid,
+    export,
+    fit,
+    out_of_fold_scores,
+    score_decoding,
+    tune_decoding,
+)
+
+__all__ = ["add_train_command", "type_report"]
+
+#: Pages with a shingle F1 below this count as failures in the report.
+LOW_F1 = 0.3
+
+
+def add_train_command(subparsers: Any) -> None:
+    """Add ``train`` to the ``scrapy-boilerplate`` subcommands."""
+    parser = subparsers.add_parser(
+        "train",
+        help="train a block model on annotated pages (needs the [train] extra)",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
+    parser.add_argument("dataset", metavar="DATASET", help="dataset folder (or a shared name)")
+    parser.add_argument("--out", required=True, help="model file to write (.json or .json.gz)")
+    parser.add_argument("--folds", type=int, default=5, help="CV folds by domain (0: no CV)")
+    parser.add_argument("--trees", type=int, default=NUM_TREES, help="boosting rounds")
+    parser.add_argument("--limit", type=int, help="use only the first N pages")
+    parser.add_argument("--jobs", type=int, help="feature worker processes (default: CPUs)")
+    parser.set_defaults(handler=_cmd_train)
+
+
+def type_report(scores: Sequence[PageScore]) -> str:
+    """Mean page shingle F1 and pages below :data:`LOW_F1` per page type, as markdown."""
+    by_type: dict[str, list[float]] = defaultdict(list)
+    for score in scores:
+        f1 = page_f1(score.shingle)
+        by_type["all"].append(f1)
+        by_type[score.page_type or "untyped"].append(f1)
+    lines = ["| page type | pages | mean F1 | pages F1 < 0.3 |", "|---|---:|---:|---:|"]
+    for name, values in sorted(by_type.items(), key=lambda item: (item[0] != "all", item[0])):
+        low = sum(1 for value in values if value < LOW_F1)
+        lines.append(f"| {name} | {len(values)} | {statistics.fmean(values):.3f} | {low} |")
+    return "\n".join(lines)
+
+
+def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any], list[PageScore]]:
+    """Cross-validate; the decodings of both operating points and the article point's scores."""
+    scores = out_of_fold_scores(pages, folds=folds, num_trees=trees)
+    article = tune_decoding(pages, scores, decoding_grid()).best
+    others = [i for i, page in enumerate(pages) if page.page.page_type not in (None, "article")]
+    page_point = article
+    if others:
+        subset = [pages[i] for i in others]
+        page_point = tune_decoding(subset, [scores[i] for i in others], decoding_grid()).best
+    results = score_decoding(pages, scores, article)
+    metadata = {
+        "threshold": article.threshold,
+        "gap_score": article.gap_score,
+        "page_threshold": page_point.threshold,
+        "page_gap_score": page_point.gap_score,
+        "cv_folds": folds,
+        "cv_mean_f1": round(statistics.fmean(page_f1(s.shingle) for s in results), 4),
+    }
+    return metadata, results
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    try:
+        root = resolve_dataset(args.dataset)
+        pages = dataset_rows(str(root), limit=args.limit, jobs=args.jobs)
+    except DatasetError as exc:
+        print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+        return 2
+    if not pages:
+        print(f"scrapy-boilerplate: error: no readable pages in {root}", file=sys.stderr)
+        return 2
+    print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {root}")
+    metadata: dict[str, Any] = {}
+    if args.folds > 1:
+        metadata, results = _tune(pages, args.folds, args.trees)
+        print(f"\n{args.folds}-fold CV by domain, decoding {metadata}:\n")
+        print(type_report(results))
+    else:
+        default = Decoding()
+        metadata = {"threshold": default.threshold, "gap_score": default.gap_score}
+    booster = fit(pages, num_trees=args.trees)
+    metadata |= {
+        "trained_on": root.name,
+        "pages": len(pages),
+        "trees": args.trees,
+        "parameters": TRAINING_PARAMETERS,
+        "package_version": __version__,
+        "date": date.today().isoformat(),
+    }
+    dump_model(export(booster, metadata), Path(args.out))
+    print(f"\nmodel written to {args.out}")
+    return 0
