@@ -118,6 +118,7 @@ for _bit, _group in enumerate(LANDMARK_TAGS):
 _ATTRIBUTE_SHIFT: Final = len(LANDMARK_TAGS)
 _KEYWORD_SHIFT: Final = _ATTRIBUTE_SHIFT + len(ATTRIBUTE_GROUPS)
 _NUM_BITS: Final = _KEYWORD_SHIFT + len(KEYWORD_GROUPS)
+_ALL_BITS: Final = (1 << _NUM_BITS) - 1
 _CONTAINER_INDEX: Final = {tag: i for i, tag in enumerate(CONTAINER_TAGS)}
 _PARENT_INDEX: Final = {tag: i for i, tag in enumerate(PARENT_TAGS)}
 _keyword_cache: dict[str, int] = {}
@@ -167,31 +168,32 @@ def structure_feature_names() -> list[str]:
 
 
 class _Tree:
-    """Per-element facts, each computed once per page: ancestor chains and nearest distances."""
+    """Per-element bit masks, each computed once per page, and the distances they give."""
 
     def __init__(self) -> None:
-        self.distances: dict[Element, list[float]] = {}
+        self.masks: dict[Element, int] = {}
 
     def nearest(self, element: Element) -> list[float]:
         """Distance to the nearest ancestor-or-self carrying each bit (:data:`FAR` if none)."""
-        known = self.distances.get(element)
-        if known is not None:
-            return known
-        chain: list[Element] = []
+        distances = [FAR] * _NUM_BITS
+        missing = _ALL_BITS
+        masks = self.masks
         node: Element | None = element
-        while node is not None and node not in self.distances:
-            chain.append(node)
+        level = 0.0
+        while node is not None and missing:
+            mask = masks.get(node)
+            if mask is None:
+                mask = masks[node] = _element_mask(node)
+            found = mask & missing
+            if found:
+                missing &= ~found
+                while found:
+                    low = found & -found
+                    distances[low.bit_length() - 1] = min(level, FAR)
+                    found ^= low
             node = node.getparent()
-        above = self.distances.get(node) if node is not None else None
-        current = [FAR] * _NUM_BITS if above is None else above
-        for node in reversed(chain):
-            mask = _element_mask(node)
-            current = [
-                0.0 if mask >> bit & 1 else min(FAR, distance + 1.0)
-                for bit, distance in enumerate(current)
-            ]
-            self.distances[node] = current
-        return current
+            level += 1.0
+        return distances
 
 
 def _ancestors(element: Element, count: int) -> list[Element]:
