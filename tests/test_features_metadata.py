@@ -24,7 +24,10 @@ PAGE = b"""<html><head>
 def features() -> dict[str, dict[str, float]]:
     doc = segment(parse_html(PAGE))
     rows = metadata_features(doc.blocks, page_texts(doc.root, "Floods in the valley"))
-    return {b.text: dict(zip(METADATA_FEATURES, r, strict=True)) for b, r in zip(doc.blocks, rows)}
+    return {
+        b.text: dict(zip(METADATA_FEATURES, r, strict=True))
+        for b, r in zip(doc.blocks, rows, strict=True)
+    }
 
 
 def test_overlap_rules() -> None:

@@ -28,7 +28,10 @@ def rows_by_text() -> dict[str, dict[str, float]]:
     names = structure_feature_names()
     rows = structure_features(doc.blocks, selected)
     assert all(len(row) == len(names) for row in rows)
-    return {block.text: dict(zip(names, row, strict=True)) for block, row in zip(doc.blocks, rows)}
+    return {
+        block.text: dict(zip(names, row, strict=True))
+        for block, row in zip(doc.blocks, rows, strict=True)
+    }
 
 
 def test_keyword_groups_match_class_names() -> None:

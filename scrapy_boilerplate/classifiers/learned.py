@@ -41,7 +41,7 @@ def load_block_model(path: str = "") -> TreeEnsemble:
     if path:
         model = load_model(Path(path))
     else:
-        source = resources.files(__package__).joinpath("models", SHIPPED_MODEL)
+        source = resources.files(__package__).joinpath("models").joinpath(SHIPPED_MODEL)
         model = load_model(source.read_bytes())
     if list(model.feature_names) != feature_names():
         raise ValueError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..classifiers.learned import LearnedBlockClassifier, load_block_model
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
 from ..filters import Filter
 from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
@@ -25,6 +26,8 @@ from ..filters.heuristics import (
     TerminatingBlocksFinder,
     TrailingHeadlineToBoilerplateFilter,
 )
+from ..filters.regions import KeepCaptionsFilter, KeepCommentsFilter
+from ..filters.scores import ScoreGapFilter
 from ..filters.selection import (
     ARTICLE_EXPAND_MIN_WORDS,
     BoilerplateBlockFilter,
@@ -33,8 +36,6 @@ from ..filters.selection import (
     LargeBlockSameTagLevelToContentFilter,
     MinClauseWordsFilter,
 )
-from ..classifiers.learned import LearnedBlockClassifier, load_block_model
-from ..filters.scores import ScoreGapFilter
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
 from ..model.options import Option
@@ -200,6 +201,8 @@ ARTICLE_OPTIONS = (
         1.0,
     ),
     Option("fill_gaps", bool, True, "blocks with a moderate score between content blocks join"),
+    Option("keep_captions", bool, False, "keep image captions inside the article"),
+    Option("keep_comments", bool, False, "keep reader comments"),
 )
 #: Longest run of blocks (in blocks) that gap filling bridges.
 MAX_SCORE_GAP = 3
@@ -213,6 +216,10 @@ def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(gap_key, gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
+    if options["keep_captions"]:
+        chain.append(KeepCaptionsFilter())
+    if options["keep_comments"]:
+        chain.append(KeepCommentsFilter())
     return chain
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..model.context import NO_CONTEXT
 from ..model.options import Option, validate_options
 from .base import ChainFactory, Extractor, ExtractorSpec
 from .builtin import BUILTIN_EXTRACTORS
@@ -57,7 +58,13 @@ def get_spec(name: str) -> ExtractorSpec:
 def get_extractor(name: str = "article", **options: Any) -> Extractor:
     """Return the extractor ``name`` configured with ``options``.
 
-    Raises ``ValueError`` naming the extractor or option if either is unknown or bad.
+    Raises ``ValueError`` naming the extractor or option if either is unknown or bad; the chain
+    is built once here, so that a missing or unreadable model file fails now, not per page.
     """
     spec = get_spec(name)
-    return Extractor(spec, validate_options(name, spec.all_options, options))
+    values = validate_options(name, spec.all_options, options)
+    try:
+        spec.build_chain(values, NO_CONTEXT)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"extractor {name!r} cannot be built: {exc}") from exc
+    return Extractor(spec, values)

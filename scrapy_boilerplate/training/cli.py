@@ -21,8 +21,6 @@ from typing import Any
 from .. import __version__
 from ..classifiers.gbdt import dump_model
 from ..evaluation.datasets import DatasetError, resolve_dataset
-from ..evaluation.metrics import page_f1
-from ..evaluation.report import PageScore
 from .dataset import PageRows, dataset_rows
 from .train import (
     NUM_TREES,
@@ -58,13 +56,12 @@ def add_train_command(subparsers: Any) -> None:
     parser.set_defaults(handler=_cmd_train)
 
 
-def type_report(scores: Sequence[PageScore]) -> str:
+def type_report(pages: Sequence[PageRows], f1s: Sequence[float]) -> str:
     """Mean page shingle F1 and pages below :data:`LOW_F1` per page type, as markdown."""
     by_type: dict[str, list[float]] = defaultdict(list)
-    for score in scores:
-        f1 = page_f1(score.shingle)
+    for page, f1 in zip(pages, f1s, strict=True):
         by_type["all"].append(f1)
-        by_type[score.page_type or "untyped"].append(f1)
+        by_type[page.page.page_type or "untyped"].append(f1)
     lines = ["| page type | pages | mean F1 | pages F1 < 0.3 |", "|---|---:|---:|---:|"]
     for name, values in sorted(by_type.items(), key=lambda item: (item[0] != "all", item[0])):
         low = sum(1 for value in values if value < LOW_F1)
@@ -72,7 +69,7 @@ def type_report(scores: Sequence[PageScore]) -> str:
     return "\n".join(lines)
 
 
-def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any], list[PageScore]]:
+def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any], list[float]]:
     """Cross-validate; the decodings of both operating points and the article point's scores."""
     scores = out_of_fold_scores(pages, folds=folds, num_trees=trees)
     article = tune_decoding(pages, scores, decoding_grid()).best
@@ -88,7 +85,7 @@ def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any]
         "page_threshold": page_point.threshold,
         "page_gap_score": page_point.gap_score,
         "cv_folds": folds,
-        "cv_mean_f1": round(statistics.fmean(page_f1(s.shingle) for s in results), 4),
+        "cv_mean_f1": round(statistics.fmean(results), 4),
     }
     return metadata, results
 
@@ -108,7 +105,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.folds > 1:
         metadata, results = _tune(pages, args.folds, args.trees)
         print(f"\n{args.folds}-fold CV by domain, decoding {metadata}:\n")
-        print(type_report(results))
+        print(type_report(pages, results))
     else:
         default = Decoding()
         metadata = {"threshold": default.threshold, "gap_score": default.gap_score}

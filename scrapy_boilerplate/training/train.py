@@ -16,7 +16,7 @@ from typing import Any
 
 from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
-from ..evaluation.report import PageScore, score_page
+from ..evaluation.metrics import page_f1, shingle_counts
 from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
 from ..output.text import article_text
@@ -108,26 +108,20 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
 
 def score_decoding(
     pages: Sequence[PageRows], scores: Sequence[Sequence[float]], decoding: Decoding
-) -> list[PageScore]:
-    """Every page scored after decoding its block scores."""
+) -> list[float]:
+    """Every page's word-shingle F1 (``docs/evaluation.md``) after decoding its block scores."""
     return [
-        score_page(page.page, decode(page, page_scores, decoding))
+        page_f1(shingle_counts(page.page.gold_text, decode(page, page_scores, decoding)))
         for page, page_scores in zip(pages, scores, strict=True)
     ]
 
 
 @dataclass
 class Tuning:
-    """The decoding chosen and the mean shingle F1 of every decoding tried."""
+    """The decoding chosen and the mean page shingle F1 of every decoding tried."""
 
     best: Decoding
     tried: dict[Decoding, float] = field(default_factory=dict)
-
-
-def _mean_f1(results: Iterable[PageScore]) -> float:
-    from ..evaluation.metrics import page_f1
-
-    return statistics.fmean(page_f1(result.shingle) for result in results)
 
 
 def tune_decoding(
@@ -139,7 +133,7 @@ def tune_decoding(
     tuning = Tuning(best=Decoding())
     best = -1.0
     for decoding in candidates:
-        value = _mean_f1(score_decoding(pages, scores, decoding))
+        value = statistics.fmean(score_decoding(pages, scores, decoding))
         tuning.tried[decoding] = value
         if value > best:
             tuning.best, best = decoding, value

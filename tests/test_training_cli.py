@@ -1,0 +1,93 @@
+"""``scrapy-boilerplate train``: a model trained on a small generated dataset is written, loads
+as the ``article`` extractor's model and separates article text from page furniture."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate import extract, get_extractor
+from scrapy_boilerplate.classifiers.features import feature_names
+from scrapy_boilerplate.classifiers.gbdt import load_model
+from scrapy_boilerplate.cli import main
+
+pytest.importorskip("lightgbm")
+pytest.importorskip("sklearn")
+
+WORDS = [
+    "river",
+    "city",
+    "council",
+    "budget",
+    "school",
+    "weather",
+    "market",
+    "police",
+    "road",
+    "festival",
+    "music",
+]
+
+
+def sentence(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
+
+
+def page(rng: random.Random) -> tuple[str, str]:
+    paragraphs = [" ".join(sentence(rng, 12) for _ in range(3)) for _ in range(rng.randint(3, 6))]
+    nav = "".join(f'<li><a href="/{w}">{w.title()}</a></li>' for w in rng.sample(WORDS, 6))
+    related = "".join(
+        f'<li><a href="/r{i}">{sentence(rng, 6)}</a></li>' for i in range(rng.randint(3, 6))
+    )
+    html = (
+        f"<html><head><title>{paragraphs[0][:30]} | Site</title></head><body>"
+        f'<nav class="menu"><ul>{nav}</ul></nav>'
+        f'<div class="story">{"".join(f"<p>{p}</p>" for p in paragraphs)}</div>'
+        f'<aside class="related"><h3>More news</h3><ul>{related}</ul></aside>'
+        f'<footer class="footer"><p>Copyright 2025 Site. All rights reserved.</p></footer>'
+        "</body></html>"
+    )
+    return html, "\n\n".join(paragraphs)
+
+
+def make_dataset(root: Path, pages: int, seed: int) -> None:
+    rng = random.Random(seed)
+    (root / "html").mkdir(parents=True)
+    truth = {}
+    for n in range(pages):
+        html, gold = page(rng)
+        (root / "html" / f"p{n}.html").write_text(html, encoding="utf-8")
+        truth[f"p{n}"] = {"articleBody": gold, "url": f"https://site{n % 4}.example/a{n}"}
+    (root / "ground-truth.json").write_text(json.dumps(truth), encoding="utf-8")
+
+
+def test_train_writes_a_model_the_article_extractor_uses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dataset(tmp_path / "gold", 24, seed=1)
+    out = tmp_path / "model.json.gz"
+    argv = ["train", str(tmp_path / "gold"), "--out", str(out), "--folds", "2", "--trees", "20"]
+    assert main([*argv, "--jobs", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "24 pages" in report and "| all | 24 |" in report
+    model = load_model(out)
+    assert list(model.feature_names) == feature_names()
+    assert {"threshold", "page_threshold", "cv_mean_f1"} <= set(model.metadata)
+    assert model.metadata["trained_on"] == "gold"
+
+    html, gold = page(random.Random(99))
+    result = extract(html, extractor="article", model=str(out))
+    assert result.text == gold
+    assert all(block.score is not None for block in result.blocks)
+
+
+def test_a_missing_model_fails_when_the_extractor_is_built(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="cannot be built"):
+        get_extractor("article", model=str(tmp_path / "nope.json.gz"))
+
+
+def test_train_on_a_missing_folder_is_an_error(tmp_path: Path) -> None:
+    assert main(["train", str(tmp_path / "nope"), "--out", str(tmp_path / "m.json")]) == 2
