@@ -60,9 +60,9 @@ DOC = REPO / "docs" / "benchmarks.md"
 DATASETS_ROOT = Path(os.environ.get(DATASETS_ENV) or REPO.parent / "shared" / "datasets")
 os.environ[DATASETS_ENV] = str(DATASETS_ROOT)
 FLOOR = "lxml-parse"
-OURS = ["article", "article:ancestor_depth=0", "boilerpipe-article", "default"]
+OURS = ["article", "article-rules", "boilerpipe-article", "default"]
 DEFAULT_EXTRACTORS = [*OURS, *PEERS, FLOOR]
-DEFAULT_DATASETS = ["wcxb-dev", "l3s-gn1"]
+DEFAULT_DATASETS = ["wcxb-dev", "l3s-gn1", "cleaneval/final"]
 RSS_CHECKPOINTS = (100, 500, 1000, 2000)
 QUICK_LIMIT = 50
 EXIT_UNAVAILABLE = 3
@@ -283,21 +283,13 @@ def acceptance(runs: dict[str, Run], subsets: dict[str, str], samples: int) -> s
     """The headline comparisons (this project against its peers) this run can show, with numbers."""
     lines = ["| check | subset | value (paired bootstrap SE) |", "|---|---|---|"]
     pairs = [
+        ("`article` - `article-rules`, shingle F1", "article-rules", "f1"),
+        ("`article` - `trafilatura`, shingle F1", "trafilatura", "f1"),
         ("`article` - `boilerpy3-article`, shingle F1 (goal >= +0.05)", "boilerpy3-article", "f1"),
         (
             "`article` - `boilerpy3-article`, shingle precision (goal > 0)",
             "boilerpy3-article",
             "precision",
-        ),
-        (
-            "grandparent filter: `article` - `article:ancestor_depth=0`, precision (goal > 0)",
-            "article:ancestor_depth=0",
-            "precision",
-        ),
-        (
-            "grandparent filter: `article` - `article:ancestor_depth=0`, F1",
-            "article:ancestor_depth=0",
-            "f1",
         ),
     ]
     ours = runs.get("article")
@@ -318,7 +310,7 @@ def acceptance(runs: dict[str, Run], subsets: dict[str, str], samples: int) -> s
             floor.seconds.values()
         )
         lines.append(
-            f"| `article` median per-page time / lxml parse time (goal <= 3) | all pages | "
+            f"| `article` median per-page time / lxml parse time (goal <= 4) | all pages | "
             f"{statistics.median(ratios):.2f} (ratio of medians {of_medians:.2f}) |"
         )
     if ours and ours.available and boilerpy3 and boilerpy3.available:

@@ -26,5 +26,11 @@ def test_short_blocks_need_a_contiguous_gold_run() -> None:
     assert gold_labels(blocks, GOLD) == [1, 0, 0]
 
 
+def test_short_links_need_a_whole_gold_line() -> None:
+    gold = "Budget\n\nThe budget passed."
+    blocks = [make_block("Budget", nwa=1), make_block("passed", nwa=1), make_block("passed")]
+    assert gold_labels(blocks, gold) == [1, 0, 1]
+
+
 def test_case_and_punctuation_do_not_matter() -> None:
     assert gold_labels([make_block("IT TAKES EFFECT, in may!")], GOLD) == [1]
