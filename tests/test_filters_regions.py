@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from scrapy_boilerplate.filters.regions import KeepCaptionsFilter, KeepCommentsFilter
+from scrapy_boilerplate.filters.regions import (
+    DropHeadlineFilter,
+    KeepCaptionsFilter,
+    KeepCommentsFilter,
+)
 from scrapy_boilerplate.model.document import TextDocument
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
@@ -50,3 +54,12 @@ def test_comments_with_unlinked_text_come_back() -> None:
 def test_nothing_selected_nothing_kept() -> None:
     doc = segment(parse_html(PAGE))
     assert KeepCaptionsFilter()(doc) is False
+
+
+def test_the_headline_leaves_the_text() -> None:
+    doc = segment(parse_html(b"<html><body><h1>Big  News</h1><p>Body text here.</p></body></html>"))
+    for block in doc.blocks:
+        block.is_content = True
+    assert DropHeadlineFilter(lambda _: "big news")(doc) is True
+    assert content(doc) == ["Body text here."]
+    assert DropHeadlineFilter(lambda _: None)(doc) is False

@@ -26,7 +26,7 @@ from ..filters.heuristics import (
     TerminatingBlocksFinder,
     TrailingHeadlineToBoilerplateFilter,
 )
-from ..filters.regions import KeepCaptionsFilter, KeepCommentsFilter
+from ..filters.regions import DropHeadlineFilter, KeepCaptionsFilter, KeepCommentsFilter
 from ..filters.scores import ScoreGapFilter
 from ..filters.selection import (
     ARTICLE_EXPAND_MIN_WORDS,
@@ -216,6 +216,7 @@ def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(gap_key, gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
+    chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())
     if options["keep_comments"]:

@@ -1,5 +1,6 @@
-"""Filters that bring back page regions the learned ``article`` leaves out by convention:
-image captions and reader comments.
+"""Filters for the conventions of the learned ``article``'s text: the headline goes to the title
+only (:class:`DropHeadlineFilter`); image captions and reader comments stay out unless asked
+for (:class:`KeepCaptionsFilter`, :class:`KeepCommentsFilter`).
 
 Rules: a block is in a caption when its container or one of its :data:`CAPTION_LEVELS` nearest
 ancestors is a ``<figcaption>``/``<figure>`` or has a ``class``/``id`` matching
@@ -12,12 +13,14 @@ their link density is below :data:`MAX_COMMENT_LINK_DENSITY`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from ..model.document import Element, TextBlock, TextDocument
 
 __all__ = [
+    "DropHeadlineFilter",
     "KeepCaptionsFilter",
     "KeepCommentsFilter",
     "CAPTION_PATTERN",
@@ -84,4 +87,24 @@ class KeepCommentsFilter:
                 and _within(block, COMMENT_LEVELS, COMMENT_PATTERN)
             ):
                 block.is_content = changed = True
+        return changed
+
+
+@dataclass(frozen=True)
+class DropHeadlineFilter:
+    """Content blocks whose text is the headline (``headline(doc)``, compared with whitespace
+    collapsed and case ignored) stop being content: the headline belongs in the title."""
+
+    headline: Callable[[TextDocument], str | None]
+
+    def __call__(self, doc: TextDocument) -> bool:
+        headline = self.headline(doc)
+        if not headline:
+            return False
+        wanted = " ".join(headline.split()).casefold()
+        changed = False
+        for block in doc.blocks:
+            if block.is_content and " ".join(block.text.split()).casefold() == wanted:
+                block.is_content = False
+                changed = True
         return changed

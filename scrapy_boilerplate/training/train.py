@@ -17,6 +17,7 @@ from typing import Any
 from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import page_f1, shingle_counts
+from ..filters.regions import DropHeadlineFilter
 from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
 from ..output.text import article_text
@@ -97,12 +98,14 @@ def out_of_fold_scores(
 
 
 def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
-    """The article text the decoding keeps from ``page``'s blocks with ``scores``."""
+    """The article text the decoding keeps from ``page``'s blocks with ``scores`` (as the
+    ``article`` chain does: threshold, gap filling, the headline out)."""
     doc = TextDocument(blocks=blocks_from_rows(page.blocks))
     for block, score in zip(doc.blocks, scores, strict=True):
         block.score = score
     ScoreThresholdFilter(decoding.threshold)(doc)
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
+    DropHeadlineFilter(lambda _: page.title)(doc)
     return article_text(doc.blocks)
 
 

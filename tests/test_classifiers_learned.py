@@ -1,0 +1,92 @@
+"""The learned block classifier: the shipped model, its scores and the ``article`` extractor."""
+
+from __future__ import annotations
+
+import os
+from array import array
+from importlib import resources
+from itertools import chain
+from pathlib import Path
+
+import pytest
+from shared_datasets import SHARED_DATASETS
+
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.classifiers import gbdt
+from scrapy_boilerplate.classifiers.features import feature_names, feature_rows
+from scrapy_boilerplate.classifiers.learned import SHIPPED_MODEL, load_block_model
+from scrapy_boilerplate.errors import BoilerplateError
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.extractors.title import find_title
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_the_shipped_model_is_small_and_trained_on_wcxb_only() -> None:
+    source = resources.files("scrapy_boilerplate.classifiers").joinpath("models")
+    assert len(source.joinpath(SHIPPED_MODEL).read_bytes()) <= 1_000_000
+    model = load_block_model()
+    assert list(model.feature_names) == feature_names()
+    assert model.metadata["trained_on"] == "wcxb-dev"
+    assert 0.0 < model.metadata["threshold"] < 1.0
+    assert 0.0 < model.metadata["page_threshold"] <= model.metadata["threshold"]
+
+
+def test_article_scores_every_block_and_keeps_the_story() -> None:
+    html = (FIXTURES / "pages" / "article.html").read_bytes()
+    result = extract(html)
+    assert result.extractor == "article"
+    assert all(block.score is not None and 0.0 <= block.score <= 1.0 for block in result.blocks)
+    kept = [block for block in result.blocks if block.is_content]
+    assert kept and min(block.score or 0.0 for block in kept) >= 0.2
+    assert result.title and result.title not in result.text.split("\n\n")
+
+
+def test_page_mode_keeps_at_least_what_article_mode_keeps() -> None:
+    html = (FIXTURES / "pages" / "sibling_sections.html").read_bytes()
+    article = extract(html).text
+    page = extract(html, mode="page").text
+    assert set(article.split("\n\n")) <= set(page.split("\n\n"))
+
+
+def test_threshold_option_overrides_the_model() -> None:
+    html = (FIXTURES / "pages" / "article.html").read_bytes()
+    assert extract(html, threshold=1.0).text == ""
+    everything = extract(html, threshold=1e-9)
+    dropped = [block.text for block in everything.blocks if not block.is_content]
+    assert dropped == [everything.title]  # the headline goes to the title only
+
+
+def margins(html: bytes) -> tuple[list[float], list[float]]:
+    doc = segment(parse_html(html))
+    rows = feature_rows(doc, find_title(doc))
+    flat = array("d", chain.from_iterable(rows))
+    model = load_block_model()
+    compiled = gbdt.predict_margins(model, flat, len(rows))
+    return gbdt.predict_margins_pure(model, flat, len(rows)), compiled
+
+
+@pytest.mark.skipif(not gbdt.ACCELERATED, reason="the compiled inference is not built")
+def test_compiled_and_pure_scores_are_identical_on_the_fixtures() -> None:
+    for path in sorted((FIXTURES / "pages").glob("*.html")):
+        pure, compiled = margins(path.read_bytes())
+        assert pure == compiled
+
+
+@pytest.mark.skipif(not gbdt.ACCELERATED, reason="the compiled inference is not built")
+@pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1", "cleaneval/dev", "cleaneval/final"])
+def test_compiled_and_pure_scores_are_identical_on_every_shared_page(dataset: str) -> None:
+    if not (SHARED_DATASETS / dataset).is_dir():
+        pytest.skip(f"{dataset} not under {SHARED_DATASETS}")
+    limit = int(os.environ.get("BOILERPLATE_EQUIVALENCE_LIMIT", "0")) or None
+    checked = 0
+    for page in load_pages(SHARED_DATASETS / dataset, limit=limit):
+        try:
+            pure, compiled = margins(page.html)
+        except BoilerplateError:
+            continue
+        assert pure == compiled, page.id
+        checked += 1
+    assert checked
