@@ -36,5 +36,5 @@ def test_score_is_kept_in_to_dict_and_in_rows() -> None:
 
 
 def test_rule_extractors_leave_scores_unset() -> None:
-    result = extract("<html><body><p>Some text here.</p></body></html>")
+    result = extract("<html><body><p>Some text here.</p></body></html>", extractor="article-rules")
     assert all(block.score is None for block in result.blocks)

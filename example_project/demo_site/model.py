@@ -95,12 +95,13 @@ class Article:
 
     @property
     def truth_text(self) -> str:
-        """Headline, standfirst, then body paragraphs and subheadings, one per line-pair.
+        """Standfirst, then body paragraphs and subheadings, one per line-pair.
 
-        Bylines, dates, captions, pull quotes, share tools, related teasers, comments and
-        everything outside the story are not article text.
+        The headline is the title, not article text (the extractors' convention); bylines,
+        dates, captions, pull quotes, share tools, related teasers, comments and everything
+        outside the story are not article text either.
         """
-        return "\n\n".join([self.headline, self.standfirst, *(part.text for part in self.body)])
+        return "\n\n".join([self.standfirst, *(part.text for part in self.body)])
 
     @property
     def snippet(self) -> str:

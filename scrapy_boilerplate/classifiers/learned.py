@@ -56,6 +56,8 @@ class LearnedBlockClassifier:
     """Set every block's ``score`` from the model, and ``is_content`` to ``score >= threshold``.
 
     Computing the features runs the ``article-rules`` chain first (its decisions are features).
+    When no block reaches the threshold (pages unlike any the model saw, such as a page of one
+    paragraph), the rule chain's decisions stay: the page is not left empty by the model alone.
     """
 
     model: TreeEnsemble
@@ -67,7 +69,9 @@ class LearnedBlockClassifier:
         if not rows:
             return False
         scores = predict_proba(self.model, array("d", chain.from_iterable(rows)), len(rows))
+        keep_rules = max(scores) < self.threshold
         for block, score in zip(doc.blocks, scores, strict=True):
             block.score = score
-            block.is_content = score >= self.threshold
+            if not keep_rules:
+                block.is_content = score >= self.threshold
         return True

@@ -15,10 +15,10 @@ import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
 from ..classifiers.gbdt import dump_model
 from ..evaluation.datasets import DatasetError, resolve_dataset
 from .dataset import PageRows, dataset_rows
@@ -115,7 +115,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         "pages": len(pages),
         "trees": args.trees,
         "parameters": TRAINING_PARAMETERS,
-        "package_version": __version__,
+        "package_version": version("scrapy-boilerplate"),
         "date": date.today().isoformat(),
     }
     dump_model(export(booster, metadata), Path(args.out))

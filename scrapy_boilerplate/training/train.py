@@ -52,6 +52,7 @@ TRAINING_PARAMETERS: dict[str, Any] = {
     "deterministic": True,
 }
 NUM_TREES = 150
+_RULE_COLUMN = feature_names().index("rule_article")
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,16 @@ def out_of_fold_scores(
 
 def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     """The article text the decoding keeps from ``page``'s blocks with ``scores`` (as the
-    ``article`` chain does: threshold, gap filling, the headline out)."""
+    ``article`` chain does: threshold, else the rule chain's decisions; gap filling; the
+    headline out)."""
     doc = TextDocument(blocks=blocks_from_rows(page.blocks))
     for block, score in zip(doc.blocks, scores, strict=True):
         block.score = score
     ScoreThresholdFilter(decoding.threshold)(doc)
+    if not doc.content_blocks:  # as LearnedBlockClassifier: the rule chain's decisions stay
+        rule = _RULE_COLUMN
+        for block, row in zip(doc.blocks, page.rows, strict=True):
+            block.is_content = row[rule] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)
     return article_text(doc.blocks)
