@@ -60,7 +60,7 @@ DOC = REPO / "docs" / "benchmarks.md"
 DATASETS_ROOT = Path(os.environ.get(DATASETS_ENV) or REPO.parent / "shared" / "datasets")
 os.environ[DATASETS_ENV] = str(DATASETS_ROOT)
 FLOOR = "lxml-parse"
-OURS = ["article", "article-rules", "boilerpipe-article", "default"]
+OURS = ["article", "article-learned", "boilerpipe-article", "default"]
 DEFAULT_EXTRACTORS = [*OURS, *PEERS, FLOOR]
 DEFAULT_DATASETS = ["wcxb-dev", "l3s-gn1", "cleaneval/final"]
 RSS_CHECKPOINTS = (100, 500, 1000, 2000)
@@ -283,7 +283,7 @@ def acceptance(runs: dict[str, Run], subsets: dict[str, str], samples: int) -> s
     """The headline comparisons (this project against its peers) this run can show, with numbers."""
     lines = ["| check | subset | value (paired bootstrap SE) |", "|---|---|---|"]
     pairs = [
-        ("`article` - `article-rules`, shingle F1", "article-rules", "f1"),
+        ("`article` - `article-learned`, shingle F1", "article-learned", "f1"),
         ("`article` - `trafilatura`, shingle F1", "trafilatura", "f1"),
         ("`article` - `boilerpy3-article`, shingle F1 (goal >= +0.05)", "boilerpy3-article", "f1"),
         (

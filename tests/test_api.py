@@ -31,8 +31,9 @@ def test_paragraphs_are_separated_by_blank_lines() -> None:
 
 
 def test_result_is_json_serialisable_with_block_labels() -> None:
-    data = json.loads(json.dumps(extract(ARTICLE, include_html=True).to_dict()))
-    assert data["extractor"] == "article"
+    result = extract(ARTICLE, extractor="article-rules", include_html=True)
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["extractor"] == "article-rules"
     assert data["options"]["ancestor_depth"] == 2
     assert any(block["is_content"] for block in data["blocks"])
     assert "<p>The harbour bridge reopened" in data["html"]
@@ -41,6 +42,8 @@ def test_result_is_json_serialisable_with_block_labels() -> None:
 def test_every_documented_extractor_is_registered() -> None:
     expected = {
         "article",
+        "article-rules",
+        "article-learned",
         "boilerpipe-article",
         "default",
         "largest-content",
@@ -53,7 +56,18 @@ def test_every_documented_extractor_is_registered() -> None:
     assert expected <= set(available_extractors())
 
 
-@pytest.mark.parametrize("name", ["article", "numwords", "density", "canola", "keep-everything"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "article",
+        "article-rules",
+        "article-learned",
+        "numwords",
+        "density",
+        "canola",
+        "keep-everything",
+    ],
+)
 def test_each_extractor_runs_on_the_article(name: str) -> None:
     assert "harbour bridge reopened" in extract(ARTICLE, extractor=name).text
 
@@ -76,12 +90,12 @@ def test_unknown_extractor_is_a_value_error_listing_names() -> None:
 )
 def test_bad_options_raise_value_error_naming_the_option(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        get_extractor("article", **options)
+        get_extractor("article-rules", **options)
 
 
 def test_ancestor_depth_zero_disables_the_tree_filter() -> None:
-    with_filter = extract(ARTICLE).blocks
-    without = extract(ARTICLE, ancestor_depth=0).blocks
+    with_filter = extract(ARTICLE, extractor="article-rules").blocks
+    without = extract(ARTICLE, extractor="article-rules", ancestor_depth=0).blocks
     assert any("OUTSIDE_MAIN_GROUP" in b.labels for b in with_filter)
     assert not any("OUTSIDE_MAIN_GROUP" in b.labels for b in without)
 

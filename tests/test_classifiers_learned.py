@@ -1,4 +1,4 @@
-"""The learned block classifier: the shipped model, its scores and the ``article`` extractor."""
+"""The learned block classifier: the shipped model, its scores and ``article-learned``."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ def test_the_shipped_model_is_small_and_trained_on_wcxb_only() -> None:
 
 def test_article_scores_every_block_and_keeps_the_story() -> None:
     html = (FIXTURES / "pages" / "article.html").read_bytes()
-    result = extract(html)
-    assert result.extractor == "article"
+    result = extract(html, extractor="article-learned")
+    assert result.extractor == "article-learned"
     assert all(block.score is not None and 0.0 <= block.score <= 1.0 for block in result.blocks)
     kept = [block for block in result.blocks if block.is_content]
     assert kept and min(block.score or 0.0 for block in kept) >= 0.2
@@ -46,15 +46,19 @@ def test_article_scores_every_block_and_keeps_the_story() -> None:
 
 def test_page_mode_keeps_at_least_what_article_mode_keeps() -> None:
     html = (FIXTURES / "pages" / "sibling_sections.html").read_bytes()
-    article = extract(html).text
-    page = extract(html, mode="page").text
+    article = extract(html, extractor="article-learned").text
+    page = extract(html, extractor="article-learned", mode="page").text
     assert set(article.split("\n\n")) <= set(page.split("\n\n"))
 
 
 def test_threshold_option_overrides_the_model() -> None:
     html = (FIXTURES / "pages" / "article.html").read_bytes()
-    assert extract(html, threshold=1.0).text == ""
-    everything = extract(html, threshold=1e-9)
+    # no block reaches 1.0: the rule chain's decisions stay (the headline still goes)
+    rules = extract(html, extractor="article-rules")
+    fallback = extract(html, extractor="article-learned", threshold=1.0)
+    kept = [b.text for b in rules.blocks if b.is_content and b.text != rules.title]
+    assert fallback.text == "\n\n".join(kept)
+    everything = extract(html, extractor="article-learned", threshold=1e-9)
     dropped = [block.text for block in everything.blocks if not block.is_content]
     assert dropped == [everything.title]  # the headline goes to the title only
 

@@ -22,13 +22,29 @@ def test_extract_prints_title_then_text(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_extract_json_has_blocks(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["extract", "--json", "-o", "ancestor_depth=3", str(ARTICLE)]) == 0
+    assert (
+        main(
+            [
+                "extract",
+                "--json",
+                "--extractor",
+                "article-rules",
+                "-o",
+                "ancestor_depth=3",
+                str(ARTICLE),
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["options"]["ancestor_depth"] == 3 and data["blocks"]
 
 
 def test_bad_option_exits_2_with_message(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["extract", "-o", "ancestor_depth=7", str(ARTICLE)]) == 2
+    assert (
+        main(["extract", "--extractor", "article-rules", "-o", "ancestor_depth=7", str(ARTICLE)])
+        == 2
+    )
     assert "ancestor_depth" in capsys.readouterr().err
 
 

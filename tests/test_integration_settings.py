@@ -59,6 +59,7 @@ def test_options_are_inherited_only_by_the_same_extractor() -> None:
     conf = BoilerplateConfig.from_settings(
         Settings(
             {
+                "BOILERPLATE_EXTRACTOR": "article-rules",
                 "BOILERPLATE_OPTIONS": {"ancestor_depth": 3},
                 "BOILERPLATE_DOMAIN_OVERRIDES": {
                     "a.test": {"options": {"min_share": 0.4}},
@@ -81,7 +82,10 @@ def test_options_are_inherited_only_by_the_same_extractor() -> None:
     [
         ({"BOILERPLATE_EXTRACTOR": "nope"}, "BOILERPLATE_EXTRACTOR"),
         (
-            {"BOILERPLATE_EXTRACTOR": "article", "BOILERPLATE_OPTIONS": {"ancestor_depth": 99}},
+            {
+                "BOILERPLATE_EXTRACTOR": "article-rules",
+                "BOILERPLATE_OPTIONS": {"ancestor_depth": 99},
+            },
             "ancestor_depth",
         ),
         ({"BOILERPLATE_OPTIONS": "not json"}, "BOILERPLATE_OPTIONS"),

@@ -1,5 +1,5 @@
 """``scrapy-boilerplate train``: a model trained on a small generated dataset is written, loads
-as the ``article`` extractor's model and separates article text from page furniture."""
+as ``article-learned``'s model and separates article text from page furniture."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def make_dataset(root: Path, pages: int, seed: int) -> None:
     (root / "ground-truth.json").write_text(json.dumps(truth), encoding="utf-8")
 
 
-def test_train_writes_a_model_the_article_extractor_uses(
+def test_train_writes_a_model_article_learned_uses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_dataset(tmp_path / "gold", 24, seed=1)
@@ -79,14 +79,14 @@ def test_train_writes_a_model_the_article_extractor_uses(
     assert model.metadata["trained_on"] == "gold"
 
     html, gold = page(random.Random(99))
-    result = extract(html, extractor="article", model=str(out))
+    result = extract(html, extractor="article-learned", model=str(out))
     assert result.text == gold
     assert all(block.score is not None for block in result.blocks)
 
 
 def test_a_missing_model_fails_when_the_extractor_is_built(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot be built"):
-        get_extractor("article", model=str(tmp_path / "nope.json.gz"))
+        get_extractor("article-learned", model=str(tmp_path / "nope.json.gz"))
 
 
 def test_train_on_a_missing_folder_is_an_error(tmp_path: Path) -> None:

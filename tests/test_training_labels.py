@@ -21,10 +21,15 @@ def test_long_blocks_need_half_their_shingles_in_gold() -> None:
     assert gold_labels(blocks, GOLD) == [1, 0, 0]
 
 
-def test_short_blocks_need_a_whole_gold_line() -> None:
+def test_short_blocks_need_a_contiguous_gold_run() -> None:
+    blocks = [make_block("effect in"), make_block("May effect"), make_block("...")]
+    assert gold_labels(blocks, GOLD) == [1, 0, 0]
+
+
+def test_short_links_need_a_whole_gold_line() -> None:
     gold = "Budget\n\nThe budget passed."
-    blocks = [make_block("Budget", nwa=1), make_block("passed"), make_block("..."), make_block("The")]
-    assert gold_labels(blocks, gold) == [1, 0, 0, 0]
+    blocks = [make_block("Budget", nwa=1), make_block("passed", nwa=1), make_block("passed")]
+    assert gold_labels(blocks, gold) == [1, 0, 1]
 
 
 def test_case_and_punctuation_do_not_matter() -> None:

@@ -95,13 +95,12 @@ class Article:
 
     @property
     def truth_text(self) -> str:
-        """Standfirst, then body paragraphs and subheadings, one per line-pair.
+        """Headline, standfirst, then body paragraphs and subheadings, one per line-pair.
 
-        The headline is the title, not article text (the extractors' convention); bylines,
-        dates, captions, pull quotes, share tools, related teasers, comments and everything
-        outside the story are not article text either.
+        Bylines, dates, captions, pull quotes, share tools, related teasers, comments and
+        everything outside the story are not article text.
         """
-        return "\n\n".join([self.standfirst, *(part.text for part in self.body)])
+        return "\n\n".join([self.headline, self.standfirst, *(part.text for part in self.body)])
 
     @property
     def snippet(self) -> str:

@@ -1,6 +1,6 @@
 """The built-in named extractors: the reference boilerpipe chains, the paper's single
-classifiers, the rule chain ``article-rules`` and the product default ``article``, a learned
-block classifier (see ``docs/extractors.md``).
+classifiers, the product default ``article`` (a rule chain, also named ``article-rules``) and
+``article-learned``, a learned block classifier (see ``docs/extractors.md``).
 
 Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
@@ -44,8 +44,8 @@ from .title import find_title
 
 __all__ = [
     "BUILTIN_EXTRACTORS",
-    "ARTICLE_OPTIONS",
     "ARTICLE_RULES_OPTIONS",
+    "ARTICLE_LEARNED_OPTIONS",
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
 ]
@@ -175,7 +175,7 @@ def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Se
     return chain
 
 
-#: Operating points of the learned ``article``: ``article`` keeps the body of articles;
+#: Operating points of ``article-learned``: ``article`` keeps the body of articles;
 #: ``page`` keeps more of non-article pages (listings, forums, documentation). Each names the
 #: model-metadata keys of its threshold and gap score, and their fallbacks.
 OPERATING_POINTS: dict[str, tuple[str, float, str, float]] = {
@@ -183,7 +183,7 @@ OPERATING_POINTS: dict[str, tuple[str, float, str, float]] = {
     "page": ("page_threshold", 0.35, "page_gap_score", 0.15),
 }
 
-ARTICLE_OPTIONS = (
+ARTICLE_LEARNED_OPTIONS = (
     Option(
         "mode",
         str,
@@ -208,7 +208,7 @@ ARTICLE_OPTIONS = (
 MAX_SCORE_GAP = 3
 
 
-def _article(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     model = load_block_model(options["model"])
     threshold_key, threshold, gap_key, gap_score = OPERATING_POINTS[options["mode"]]
     threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
@@ -260,15 +260,21 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         description="the reference KeepEverythingWithMinKWordsExtractor",
     ),
     ExtractorSpec(
+        "article",
+        _article_rules,
+        options=ARTICLE_RULES_OPTIONS,
+        description="product default: word-count classification, grandparent filter, gap filling",
+    ),
+    ExtractorSpec(
         "article-rules",
         _article_rules,
         options=ARTICLE_RULES_OPTIONS,
-        description="rule chain: word-count classification, grandparent filter, gap filling",
+        description="the rule chain of `article`, by a name that stays if the default changes",
     ),
     ExtractorSpec(
-        "article",
-        _article,
-        options=ARTICLE_OPTIONS,
-        description="product default: learned block scores (text, rules, DOM), gap filling",
+        "article-learned",
+        _article_learned,
+        options=ARTICLE_LEARNED_OPTIONS,
+        description="learned block scores (text, rule decisions, DOM structure), gap filling",
     ),
 )

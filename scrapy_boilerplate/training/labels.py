@@ -2,10 +2,10 @@
 
 Rule: tokens are ``\\w+`` runs, lower-cased. A block with at least :data:`SHINGLE_SIZE` tokens
 is content when at least :data:`MIN_GOLD_SHARE` of its token shingles (word n-grams) occur in
-the gold text. A shorter block is content only when its token sequence is a whole gold line (a
-heading such as "Introduction"): a one- or two-word link, label or "Advertisement" is not
-content just because its words occur somewhere in the article. A block without tokens is not
-content.
+the gold text. A shorter block is content when its token sequence is a whole gold line, or
+when it has no linked word and its token sequence occurs in the gold text as a contiguous run
+(so a one-word navigation link is not content just because the word occurs in the article). A
+block without tokens is not content.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def gold_shares(blocks: Sequence[TextBlock], gold_text: str) -> list[float]:
     by the module's rule)."""
     gold = _tokens(gold_text)
     gold_shingles = {tuple(gold[i : i + SHINGLE_SIZE]) for i in range(len(gold) - SHINGLE_SIZE + 1)}
+    gold_run = " " + " ".join(gold) + " "
     gold_lines = {" ".join(_tokens(line)) for line in gold_text.splitlines()}
     shares = []
     for block in blocks:
@@ -41,7 +42,9 @@ def gold_shares(blocks: Sequence[TextBlock], gold_text: str) -> list[float]:
         if not tokens:
             shares.append(0.0)
         elif len(tokens) < SHINGLE_SIZE:
-            shares.append(1.0 if " ".join(tokens) in gold_lines else 0.0)
+            run = " ".join(tokens)
+            unlinked_match = not block.num_linked_words and f" {run} " in gold_run
+            shares.append(1.0 if run in gold_lines or unlinked_match else 0.0)
         else:
             count = len(tokens) - SHINGLE_SIZE + 1
             found = sum(
