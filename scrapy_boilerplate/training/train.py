@@ -16,7 +16,7 @@ from typing import Any
 
 from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
-from ..evaluation.metrics import page_f1, shingle_counts
+from ..evaluation.metrics import Counts, page_f1, shingle_counts
 from ..filters.regions import DropHeadlineFilter
 from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
@@ -30,6 +30,7 @@ __all__ = [
     "out_of_fold_scores",
     "decode",
     "score_decoding",
+    "decoding_counts",
     "tune_decoding",
     "decoding_grid",
     "export",
@@ -115,14 +116,21 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     return article_text(doc.blocks)
 
 
+def decoding_counts(
+    pages: Sequence[PageRows], scores: Sequence[Sequence[float]], decoding: Decoding
+) -> list[Counts]:
+    """Every page's word-shingle counts (``docs/evaluation.md``) after decoding its scores."""
+    return [
+        shingle_counts(page.page.gold_text, decode(page, page_scores, decoding))
+        for page, page_scores in zip(pages, scores, strict=True)
+    ]
+
+
 def score_decoding(
     pages: Sequence[PageRows], scores: Sequence[Sequence[float]], decoding: Decoding
 ) -> list[float]:
-    """Every page's word-shingle F1 (``docs/evaluation.md``) after decoding its block scores."""
-    return [
-        page_f1(shingle_counts(page.page.gold_text, decode(page, page_scores, decoding)))
-        for page, page_scores in zip(pages, scores, strict=True)
-    ]
+    """Every page's word-shingle F1 after decoding its block scores."""
+    return [page_f1(counts) for counts in decoding_counts(pages, scores, decoding)]
 
 
 @dataclass
