@@ -29,9 +29,9 @@ from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.train import (
     NUM_TREES,
+    decoding_counts,
     decoding_grid,
     out_of_fold_scores,
-    decoding_counts,
     tune_decoding,
 )
 
