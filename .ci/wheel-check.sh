@@ -14,15 +14,20 @@ cp "$repo/tests/fixtures/pages/article.html" "$work/page.html"
 cd "$work"
 "$work/venv/bin/scrapy-boilerplate" extract page.html > extracted.txt
 test -s extracted.txt
+# the shipped block model is package data of the wheel
+"$work/venv/bin/scrapy-boilerplate" extract page.html --extractor article-learned > learned.txt
+test -s learned.txt
 "$work/venv/bin/scrapy-boilerplate" evaluate --help > /dev/null
 "$work/venv/bin/python" - <<'PY'
 import scrapy_boilerplate
 from scrapy_boilerplate.page.segmentation import ACCELERATED
+from scrapy_boilerplate.classifiers.gbdt import ACCELERATED as TREES_ACCELERATED
 
 import os
 
 assert "site-packages" in scrapy_boilerplate.__file__, scrapy_boilerplate.__file__
 if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
     assert ACCELERATED, "the wheel was built without its compiled speedups"
+    assert TREES_ACCELERATED, "the wheel was built without its compiled tree inference"
 print(f"wheel ok: version {scrapy_boilerplate.__version__}, compiled speedups: {ACCELERATED}")
 PY
