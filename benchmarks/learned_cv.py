@@ -24,11 +24,11 @@ from pathlib import Path
 
 from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
-from scrapy_boilerplate.classifiers.features import feature_names
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.train import (
     NUM_TREES,
+    RULE_COLUMN,
     decoding_counts,
     decoding_grid,
     out_of_fold_scores,
@@ -40,8 +40,7 @@ LOW_F1 = 0.3
 
 def rule_scores(pages: Sequence[PageRows]) -> list[list[float]]:
     """Per page, ``article-rules``' decisions as 0/1 scores (the ``rule_article`` feature)."""
-    column = feature_names().index("rule_article")
-    return [[row[column] for row in page.rows] for page in pages]
+    return [[row[RULE_COLUMN] for row in page.rows] for page in pages]
 
 
 def table(pages: Sequence[PageRows], columns: dict[str, list[Counts]]) -> str:

@@ -137,7 +137,8 @@ def _title_block(words: Sequence[list[str]], headline: frozenset[str] | None) ->
         if not block_words or len(block_words) > 3 * len(headline) + 5:
             continue
         if overlap(block_words, headline) >= MIN_TITLE_MATCH:
-            found = sum(1 for word in headline if word in set(block_words))
+            present = set(block_words)
+            found = sum(1 for word in headline if word in present)
             if found / len(headline) >= MIN_TITLE_MATCH:
                 return index
     return None

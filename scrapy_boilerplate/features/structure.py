@@ -119,6 +119,8 @@ _ATTRIBUTE_SHIFT: Final = len(LANDMARK_TAGS)
 _KEYWORD_SHIFT: Final = _ATTRIBUTE_SHIFT + len(ATTRIBUTE_GROUPS)
 _NUM_BITS: Final = _KEYWORD_SHIFT + len(KEYWORD_GROUPS)
 _ALL_BITS: Final = (1 << _NUM_BITS) - 1
+_DISTANCES_START: Final = len(CONTAINER_TAGS) + len(PARENT_TAGS) + 2
+_WIDTH: Final = _DISTANCES_START + _NUM_BITS + AGGREGATE_LEVELS * len(_AGGREGATES)
 _CONTAINER_INDEX: Final = {tag: i for i, tag in enumerate(CONTAINER_TAGS)}
 _PARENT_INDEX: Final = {tag: i for i, tag in enumerate(PARENT_TAGS)}
 _keyword_cache: dict[str, int] = {}
@@ -231,13 +233,11 @@ def structure_features(blocks: Sequence[TextBlock], selected: Sequence[bool]) ->
                 chosen[node] = chosen.get(node, 0) + block.num_words
     page_words = max(1, sum(block.num_words for block in blocks))
     page_blocks = max(1, len(blocks))
-    width = len(structure_feature_names())
     rows: list[list[float]] = []
     for chain in chains:
         if not chain:
-            row = [0.0] * width
-            start = len(CONTAINER_TAGS) + len(PARENT_TAGS) + 2
-            row[start : start + _NUM_BITS] = [FAR] * _NUM_BITS
+            row = [0.0] * _WIDTH
+            row[_DISTANCES_START : _DISTANCES_START + _NUM_BITS] = [FAR] * _NUM_BITS
             rows.append(row)
             continue
         container = [0.0] * (len(CONTAINER_TAGS) + 1)

@@ -31,6 +31,7 @@ __all__ = [
     "decode",
     "score_decoding",
     "decoding_counts",
+    "RULE_COLUMN",
     "tune_decoding",
     "decoding_grid",
     "export",
@@ -53,7 +54,8 @@ TRAINING_PARAMETERS: dict[str, Any] = {
     "deterministic": True,
 }
 NUM_TREES = 150
-_RULE_COLUMN = feature_names().index("rule_article")
+#: The feature column holding the rule chain's final decision (1.0 = content).
+RULE_COLUMN = feature_names().index("rule_article")
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,8 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
         block.score = score
     ScoreThresholdFilter(decoding.threshold)(doc)
     if not doc.content_blocks:  # as LearnedBlockClassifier: the rule chain's decisions stay
-        rule = _RULE_COLUMN
         for block, row in zip(doc.blocks, page.rows, strict=True):
-            block.is_content = row[rule] == 1.0
+            block.is_content = row[RULE_COLUMN] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)
     return article_text(doc.blocks)
