@@ -34,12 +34,13 @@ __all__ = [
     "InvalidInputError",
     "ExtractionError",
     "Addon",
+    "article_for",
     "article_of",
     "__version__",
 ]
 
 #: Scrapy-layer names re-exported lazily, so ``import scrapy_boilerplate`` does not import Scrapy.
-_LAZY_SCRAPY_NAMES = {"Addon", "article_of"}
+_LAZY_SCRAPY_NAMES = {"Addon", "article_for", "article_of"}
 
 
 def __getattr__(name: str) -> Any:

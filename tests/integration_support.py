@@ -104,14 +104,15 @@ class SiteSpider(scrapy.Spider):
         for url in self.urls:
             yield scrapy.Request(url, meta=dict(self.metas.get(url, {})), dont_filter=True)
 
-    def parse(self, response: scrapy.http.Response) -> Any:
-        from scrapy_boilerplate import article_of
+    async def parse(self, response: scrapy.http.Response) -> Any:
+        from scrapy_boilerplate import article_for
 
         self.seen_meta[response.url] = dict(response.meta)
-        self.articles[response.url] = article_of(response)
+        self.articles[response.url] = await article_for(response)
         yield self.make_item(response.url)
         if self.follow and isinstance(response, scrapy.http.TextResponse):
-            yield from response.follow_all(css="ul.stories a")
+            for request in response.follow_all(css="ul.stories a"):
+                yield request
 
 
 def installed_reactor_path() -> str:

@@ -462,7 +462,9 @@ def test_workers_that_cannot_start_are_replaced_by_threads(
     def no_processes(*args: Any, **kwargs: Any) -> None:
         raise OSError("no semaphores here")
 
-    monkeypatch.setattr("scrapy_boilerplate.integration.runtime.ProcessPoolExecutor", no_processes)
+    monkeypatch.setattr(
+        "scrapy_boilerplate.integration.runtime.ProcessWorkers.start", no_processes
+    )
     urls = [site + "article.html", site + "listing.html"]
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
         result = yield crawl(settings(BOILERPLATE_PROCESSES=1), urls=urls)
@@ -475,7 +477,7 @@ def test_workers_that_cannot_start_are_replaced_by_threads(
 
 
 @pytest_twisted.inlineCallbacks
-def test_a_dying_worker_costs_one_page_and_threads_take_over(
+def test_a_page_that_kills_its_worker_costs_that_page_only(
     site: str, caplog: pytest.LogCaptureFixture
 ) -> Crawl:
     urls = [site + "kill-worker.html", site + "article.html", site + "listing.html"]
@@ -491,10 +493,15 @@ def test_a_dying_worker_costs_one_page_and_threads_take_over(
     assert set(texts) == set(urls)  # no item lost
     assert texts[urls[0]] is None
     assert texts[urls[1]] == expected("article.html", "test-die").text
-    assert result.stats["boilerplate/responses/errors/BrokenProcessPool"] == 1
-    assert result.stats["boilerplate/responses/processed"] == 2
+    stats = result.stats
+    assert stats["boilerplate/responses/errors/WorkerDiedError"] == 1
+    assert stats["boilerplate/responses/retried"] == 1  # run once more, then given up
+    assert stats["boilerplate/workers/died"] == 2
+    assert stats["boilerplate/workers/restarted"] == 2
+    assert stats["boilerplate/responses/processed"] == 2  # still in a worker process
     warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
-    assert len(warnings) == 1 and "worker process died" in warnings[0]
+    assert len(warnings) == 2 and all("worker process died" in w for w in warnings)
+    assert all(urls[0] in w for w in warnings)
 
 
 # -- charsets: the article is decoded as Scrapy decoded the response ---------------------------

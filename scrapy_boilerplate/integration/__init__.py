@@ -7,13 +7,15 @@ It holds no extraction logic: components build extractors with
 from __future__ import annotations
 
 from .addon import Addon
-from .downloadermiddleware import BoilerplateDownloaderMiddleware, article_of
+from .articles import article_for, article_of
+from .downloadermiddleware import BoilerplateDownloaderMiddleware
 from .pipelines import BoilerplatePipeline
 from .settings import SettingError
 from .spidermiddleware import BoilerplateSpiderMiddleware
 
 __all__ = [
     "Addon",
+    "article_for",
     "article_of",
     "BoilerplateDownloaderMiddleware",
     "BoilerplateSpiderMiddleware",

@@ -1,34 +1,27 @@
-"""The downloader middleware: extracts the article of every HTML response.
+"""The downloader middleware: marks each HTML response whose article may be asked for.
 
-Results are kept in a weak mapping keyed by the response object, never in ``request.meta``
-(meta is copied to follow-up requests and must stay plain, picklable data); read them with
-:func:`article_of`. Enable it below ``HttpCompressionMiddleware`` (590) so it sees decompressed
-bodies; the add-on uses 540, which also puts it after retries and redirects.
+It decides whether and with which extractor a response is extracted; the extraction itself
+runs when something asks for the article (:mod:`~scrapy_boilerplate.integration.articles`), or
+at once with ``BOILERPLATE_EXTRACT = "always"``. Enable it below ``HttpCompressionMiddleware``
+(590) so it sees decompressed bodies; the add-on uses 540, which also puts it after retries and
+redirects.
 """
 
 from __future__ import annotations
-
-from weakref import WeakKeyDictionary
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
-from ..model.result import ExtractionResult
+from .articles import article_for, expect, is_expected
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
 
-__all__ = ["BoilerplateDownloaderMiddleware", "article_of", "looks_like_html"]
+__all__ = ["BoilerplateDownloaderMiddleware", "looks_like_html"]
 
-_ARTICLES: WeakKeyDictionary[Response, ExtractionResult] = WeakKeyDictionary()
 _SNIFF_BYTES = 1024
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body")
-
-
-def article_of(response: Response) -> ExtractionResult | None:
-    """The extraction result of ``response``, or None if it was skipped or extraction failed."""
-    return _ARTICLES.get(response)
 
 
 def _content_type(response: Response) -> str | None:
@@ -54,11 +47,13 @@ def looks_like_html(body: bytes) -> bool:
 
 
 class BoilerplateDownloaderMiddleware:
-    """Runs the configured extractor on HTML responses; see :func:`article_of`.
+    """Marks HTML responses for extraction by the configured extractor; see
+    :func:`~scrapy_boilerplate.integration.articles.article_for`.
 
     Skipped (and counted under ``boilerplate/responses/skipped/...``): non-HTML responses,
-    bodies over ``BOILERPLATE_MAX_BODY_SIZE``, requests with ``meta["dont_extract_boilerplate"]``
-    and domains whose override has ``enabled: False``.
+    HTTP error responses (status 400 and above), bodies over ``BOILERPLATE_MAX_BODY_SIZE``,
+    requests with ``meta["dont_extract_boilerplate"]`` and domains whose override has
+    ``enabled: False``.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -96,20 +91,20 @@ class BoilerplateDownloaderMiddleware:
         if choice.extractor is None:
             self.runtime.inc("responses/skipped/disabled_domain")
             return response
-        result = await self.runtime.extract(
-            choice.extractor, response.body, response.url, _content_type(response), "responses"
-        )
-        if result is not None:
-            _ARTICLES[response] = result
+        expect(response, self.runtime, choice.extractor, _content_type(response))
+        if not self.runtime.config.on_demand:
+            await article_for(response)
         return response
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_DONT_EXTRACT):
             return "dont_extract"
-        if response in _ARTICLES:
+        if is_expected(response):
             return "already_extracted"
         if not self._is_html(response):
             return "non_html"
+        if response.status >= 400:
+            return "http_error"
         limit = self.runtime.config.max_body_size
         if limit and len(response.body) > limit:
             return "too_large"

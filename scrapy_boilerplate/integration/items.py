@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,8 +17,11 @@ __all__ = ["FillReport", "fill_item", "is_empty", "enrich"]
 
 @dataclass
 class FillReport:
-    """Which fields were written, kept (already had a value) or missing from the item class."""
+    """Which fields were written, kept (already had a value) or missing from the item class,
+    and the item to pass on (``item``: the same object, or a filled copy of a frozen dataclass).
+    """
 
+    item: Any = None
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -39,10 +43,12 @@ def fill_item(
     """Set the text and title fields of ``item`` (a missing title is left unset).
 
     A field that already holds a non-empty value is kept unless ``overwrite``; a field the item
-    class does not declare is reported as missing, never raised.
+    class does not declare is reported as missing, never raised. A frozen dataclass cannot be
+    changed: ``report.item`` is then a copy made with :func:`dataclasses.replace`.
     """
-    report = FillReport()
-    adapter = ItemAdapter(item)
+    report = FillReport(item=item)
+    frozen = _frozen_fields(item)
+    adapter = ItemAdapter(item if frozen is None else frozen)
     values = ((text_field, result.text), (title_field, result.title))
     for name, value in values:
         if name is None or value is None:
@@ -50,19 +56,34 @@ def fill_item(
         if not overwrite and not is_empty(adapter.get(name)):
             report.kept.append(name)
             continue
+        if frozen is not None and name not in frozen:
+            report.missing.append(name)
+            continue
         try:
             adapter[name] = value
         except (KeyError, AttributeError, TypeError):
             report.missing.append(name)
         else:
             report.written.append(name)
+    if frozen is not None and report.written:
+        report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
 
 
-def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> None:
+def _frozen_fields(item: Any) -> dict[str, Any] | None:
+    """The init fields of a frozen dataclass instance (a dict to fill), else None."""
+    if not dataclasses.is_dataclass(item) or isinstance(item, type):
+        return None
+    if not item.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return None
+    return {f.name: getattr(item, f.name) for f in dataclasses.fields(item) if f.init}
+
+
+def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
     """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items.
 
-    Never raises: an item that rejects the values is passed on as is (``items/errors``).
+    Returns the item to pass on (a copy for a frozen dataclass). Never raises: an item that
+    rejects the values is passed on as is (``items/errors``).
     """
     config = runtime.config
     try:
@@ -82,7 +103,7 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> None:
             type(item).__qualname__,
             exc,
         )
-        return
+        return item
     if report.written:
         runtime.inc("items/enriched")
     if report.kept:
@@ -98,3 +119,4 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> None:
                 item_class,
                 name,
             )
+    return report.item

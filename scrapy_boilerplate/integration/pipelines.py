@@ -41,7 +41,8 @@ class BoilerplatePipeline:
         config = self.runtime.config
         adapter = ItemAdapter(item)
         if config.html_field is not None:
-            await self._extract_from_field(item, adapter, config.html_field)
+            item = await self._extract_from_field(item, adapter, config.html_field)
+            adapter = ItemAdapter(item)
         if config.min_text_length and config.text_field is not None:
             text = adapter.get(config.text_field)
             if isinstance(text, str) and len(text) < config.min_text_length:
@@ -52,11 +53,12 @@ class BoilerplatePipeline:
                 )
         return item
 
-    async def _extract_from_field(self, item: Any, adapter: ItemAdapter, html_field: str) -> None:
+    async def _extract_from_field(self, item: Any, adapter: ItemAdapter, html_field: str) -> Any:
+        """The item filled from its HTML field (a copy for a frozen dataclass)."""
         html = adapter.get(html_field)
         if not isinstance(html, (str, bytes, bytearray, memoryview)) or not html:
             self.runtime.inc("pipeline/skipped/no_html")
-            return
+            return item
         if isinstance(html, (bytearray, memoryview)):
             # plain bytes pickle to a worker process (a memoryview cannot)
             html = html.tobytes() if isinstance(html, memoryview) else bytes(html)
@@ -66,7 +68,6 @@ class BoilerplatePipeline:
         choice = self.runtime.config.choice_for_url(url)
         if choice.extractor is None:
             self.runtime.inc("pipeline/skipped/disabled_domain")
-            return
+            return item
         result = await self.runtime.extract(choice.extractor, html, url, None, "pipeline")
-        if result is not None:
-            enrich(self.runtime, item, result)
+        return item if result is None else enrich(self.runtime, item, result)

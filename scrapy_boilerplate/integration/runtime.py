@@ -1,38 +1,40 @@
-"""What the Scrapy components of one crawler share: the checked config, stats and the worker pool.
+"""What the Scrapy components of one crawler share: the checked config, stats and the workers.
 
-Extraction runs in ``BOILERPLATE_PROCESSES`` worker processes (forked when the spider opens,
-before the crawl starts threads; results come back without DOM references: ``block.elements``
-is empty), else in a bounded pool of ``BOILERPLATE_THREADS`` threads, else on the reactor
-thread. Worker processes that cannot start, or that die, are replaced by the thread pool for
-the rest of the crawl, with one warning. Pools stop when the engine stops. Each failure is
-counted; the first of each distinct kind is logged at WARNING, later ones at DEBUG, always
-with the URL.
+Extraction runs in ``BOILERPLATE_PROCESSES`` supervised worker processes (forked when the
+spider opens; results come back without DOM references: ``block.elements`` is empty), else in
+``BOILERPLATE_THREADS`` daemon threads, else on the reactor thread; see
+:mod:`~scrapy_boilerplate.integration.workers`. A page over ``BOILERPLATE_TIMEOUT`` seconds
+fails alone; a worker process that dies costs only the page it ran (run once more on a fresh
+worker). Worker processes that cannot start, or that keep dying, are replaced by the threads
+for the rest of the crawl, with one warning. Pools stop when the engine stops. Each failure is
+counted; timeouts and worker deaths are logged at WARNING with the URL, every other distinct
+failure once at WARNING and then at DEBUG.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import multiprocessing
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from scrapy import signals
+from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet import threads
-from twisted.internet.defer import Deferred
-from twisted.python.failure import Failure
-from twisted.python.threadpool import ThreadPool
 
 from ..errors import InvalidInputError
 from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
 from .settings import BoilerplateConfig
+from .workers import (
+    ExtractionTimeoutError,
+    ProcessWorkers,
+    ThreadWorkers,
+    WorkerDiedError,
+    Workers,
+)
 
 __all__ = ["Runtime", "STATS_PREFIX"]
 
@@ -42,19 +44,27 @@ STATS_PREFIX = "boilerplate"
 
 _RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
 
+#: Worker events (see :class:`~.workers.ProcessWorkers`) and the stat each one counts.
+_EVENT_STATS = {
+    "died": "workers/died",
+    "restarted": "workers/restarted",
+    "retried": "responses/retried",
+    "timed_out": "responses/timed_out",
+}
+
 
 class Runtime:
-    """The config, stats and extraction pool of one crawler; get it with :meth:`of`."""
+    """The config, stats and extraction workers of one crawler; get it with :meth:`of`."""
 
     def __init__(self, crawler: Crawler, config: BoilerplateConfig) -> None:
         self.crawler = crawler
         self.config = config
         self._warned: set[tuple[str, ...]] = set()
-        self._pool: ThreadPool | None = None
-        self._processes: ProcessPoolExecutor | None = None
+        self._threads: ThreadWorkers | None = None
+        self._processes: ProcessWorkers | None = None
         self._use_processes = config.enabled and config.processes > 0
-        crawler.signals.connect(self._start_processes, signal=signals.spider_opened)
-        crawler.signals.connect(self._stop_pool, signal=signals.engine_stopped)
+        crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self._stop_workers, signal=signals.engine_stopped)
 
     @classmethod
     def of(cls, crawler: Crawler) -> Runtime:
@@ -99,7 +109,7 @@ class Runtime:
         stats_key: str,
         context: ExtractionContext | None = None,
     ) -> ExtractionResult | None:
-        """Run ``extractor`` on one page; None if the page is not HTML or the extractor failed.
+        """Run ``extractor`` on one page in the workers; None if it was skipped or failed.
 
         ``context`` (per-site data) goes with the page to the worker; an empty one is not sent.
 
@@ -108,38 +118,73 @@ class Runtime:
         ``<stats_key>/processed`` and adds the extraction's duration (in the worker, queueing
         excluded) to ``extraction_time_ms``.
         """
+        if context is not None and context.is_empty:
+            context = None  # nothing to send
         try:
-            if self._use_processes and self._start_processes():
-                result, elapsed_ms = await maybe_deferred_to_future(
-                    self._in_process(extractor, body, url, content_type, context)
-                )
-            elif self.config.threads:
-                result, elapsed_ms = await maybe_deferred_to_future(
-                    threads.deferToThreadPool(
-                        _reactor(),
-                        self._get_pool(),
-                        _timed_extract,
-                        extractor,
-                        body,
-                        url,
-                        content_type,
-                        context,
-                    )
-                )
-            else:
-                result, elapsed_ms = _timed_extract(extractor, body, url, content_type, context)
-        except BrokenProcessPool as exc:
-            self.inc(f"{stats_key}/errors")
-            self.inc(f"{stats_key}/errors/{type(exc).__name__}")
-            self._fall_back_to_threads("an extraction worker process died", exc)
+            result, elapsed_ms = await self._run(extractor, body, url, content_type, context)
+        except Exception as exc:
+            self._failed(exc, extractor, url, stats_key)
             return None
-        except InvalidInputError as exc:
+        finally:
+            if self._processes is not None and self._processes.broken:
+                self._fall_back_to_threads("extraction worker processes keep dying", None)
+        return self._succeeded(result, elapsed_ms, stats_key)
+
+    async def _run(
+        self,
+        extractor: Extractor,
+        body: bytes | str,
+        url: str | None,
+        content_type: str | None,
+        context: ExtractionContext | None,
+    ) -> tuple[ExtractionResult, float]:
+        workers = self._workers()
+        if isinstance(workers, ProcessWorkers):  # the extractor travels by name
+            by_name = (extractor.name, extractor.options, body, url, content_type, context)
+            deferred = workers.submit(_extract_in_process, by_name, url)
+        elif workers is not None:
+            deferred = workers.submit(
+                _timed_extract, (extractor, body, url, content_type, context), url
+            )
+        else:
+            return _timed_extract(extractor, body, url, content_type, context)
+        outcome: tuple[ExtractionResult, float] = await maybe_deferred_to_future(deferred)
+        return outcome
+
+    def extract_here(
+        self,
+        extractor: Extractor,
+        body: bytes | str,
+        url: str | None,
+        content_type: str | None,
+        stats_key: str,
+    ) -> ExtractionResult | None:
+        """:meth:`extract` on the calling thread, without a time limit (for synchronous code)."""
+        try:
+            result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+        except Exception as exc:
+            self._failed(exc, extractor, url, stats_key)
+            return None
+        return self._succeeded(result, elapsed_ms, stats_key)
+
+    def _succeeded(
+        self, result: ExtractionResult, elapsed_ms: float, stats_key: str
+    ) -> ExtractionResult:
+        self.inc(f"{stats_key}/processed")
+        self.inc("extraction_time_ms", elapsed_ms)
+        self.max("extraction_time_max_ms", elapsed_ms)
+        return result
+
+    def _failed(
+        self, exc: Exception, extractor: Extractor, url: str | None, stats_key: str
+    ) -> None:
+        if isinstance(exc, InvalidInputError):
             self.inc(f"{stats_key}/skipped/invalid_input")
             logger.debug("Not extracting from %s: %s", url, exc, extra={"crawler": self.crawler})
-            return None
-        except Exception as exc:
-            self.inc(f"{stats_key}/errors")
-            self.inc(f"{stats_key}/errors/{type(exc).__name__}")
+            return
+        self.inc(f"{stats_key}/errors")
+        self.inc(f"{stats_key}/errors/{type(exc).__name__}")
+        if not isinstance(exc, (ExtractionTimeoutError, WorkerDiedError)):  # logged as events
             self.warn_once(
                 ("extract", extractor.name, type(exc).__name__),
                 "Extractor %r failed on %s: %r",
@@ -147,19 +192,43 @@ class Runtime:
                 url,
                 exc,
             )
-            return None
-        self.inc(f"{stats_key}/processed")
-        self.inc("extraction_time_ms", elapsed_ms)
-        self.max("extraction_time_max_ms", elapsed_ms)
-        return result
+        return None
 
-    def _get_pool(self) -> ThreadPool:
-        if self._pool is None:
-            self._pool = ThreadPool(
-                minthreads=0, maxthreads=self.config.threads, name="boilerplate"
-            )
-            self._pool.start()
-        return self._pool
+    # -- workers -----------------------------------------------------------------------------
+    def _workers(self) -> Workers | None:
+        """The pool to run the next page in (None: the reactor thread)."""
+        if self._use_processes and self._start_processes():
+            return self._processes
+        if self.config.threads:
+            if self._threads is None:
+                self._threads = ThreadWorkers(
+                    self.config.threads, self.config.timeout, _reactor(), self._worker_event
+                )
+            return self._threads
+        return None
+
+    def _spider_opened(self, spider: Spider) -> None:
+        self._start_processes()
+        if not self.config.enabled:
+            return
+        logger.info(
+            "scrapy-boilerplate: extractor %r, %s, %s, %s, items filled: %s",
+            self.config.default.name,
+            self._where(),
+            f"time limit {self.config.timeout:g} s per page"
+            if self.config.timeout
+            else "no time limit",
+            "extraction on demand" if self.config.on_demand else "every HTML response extracted",
+            self.config.item_policy,
+            extra={"crawler": self.crawler},
+        )
+
+    def _where(self) -> str:
+        if self._processes is not None:
+            return f"{self.config.processes} worker process(es)"
+        if self.config.threads:
+            return f"{self.config.threads} thread(s)"
+        return "on the reactor thread"
 
     def _start_processes(self) -> bool:
         """Start the worker processes if wanted and not running; False if there are none.
@@ -170,11 +239,11 @@ class Runtime:
         if not self._use_processes:
             return False
         if self._processes is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
             try:
-                pool = ProcessPoolExecutor(self.config.processes, mp_context=context)
-                pool.submit(int)  # forks the workers now
+                pool = ProcessWorkers(
+                    self.config.processes, self.config.timeout, _reactor(), self._worker_event
+                )
+                pool.start()
             except (OSError, ImportError, NotImplementedError, RuntimeError) as exc:
                 self._fall_back_to_threads("cannot start extraction worker processes", exc)
                 return False
@@ -182,43 +251,45 @@ class Runtime:
             self.inc("workers/processes", self.config.processes)
         return True
 
-    def _fall_back_to_threads(self, problem: str, exc: BaseException) -> None:
+    def _worker_event(self, kind: str, url: str | None, detail: str) -> None:
+        self.inc(_EVENT_STATS[kind])
+        if kind == "died":
+            logger.warning(
+                "An extraction worker process died (%s) while extracting %s",
+                detail,
+                url or "nothing",
+                extra={"crawler": self.crawler},
+            )
+        elif kind == "retried":
+            logger.info("Extracting %s again in a fresh worker process", url)
+        elif kind == "timed_out":
+            logger.warning(
+                "Extraction of %s took longer than BOILERPLATE_TIMEOUT (%s): "
+                "its items go on without the article fields",
+                url,
+                detail,
+                extra={"crawler": self.crawler},
+            )
+
+    def _fall_back_to_threads(self, problem: str, exc: BaseException | None) -> None:
         self._use_processes = False
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.close()
             self._processes = None
         self.warn_once(
-            ("processes", type(exc).__name__),
-            "%s (%r): extracting in %s for the rest of the crawl",
+            ("processes", problem),
+            "%s%s: extracting in %s for the rest of the crawl",
             problem,
-            exc,
+            f" ({exc!r})" if exc is not None else "",
             f"{self.config.threads} thread(s)" if self.config.threads else "the reactor thread",
         )
 
-    def _in_process(
-        self,
-        extractor: Extractor,
-        body: bytes | str,
-        url: str | None,
-        content_type: str | None,
-        context: ExtractionContext | None,
-    ) -> Deferred[tuple[ExtractionResult, float]]:
-        assert self._processes is not None
-        if context is not None and context.is_empty:
-            context = None  # nothing to pickle
-        future = self._processes.submit(
-            _extract_in_process, extractor.name, extractor.options, body, url, content_type, context
-        )
-        deferred: Deferred[tuple[ExtractionResult, float]] = Deferred()
-        future.add_done_callback(lambda done: _reactor().callFromThread(_fire, deferred, done))
-        return deferred
-
-    def _stop_pool(self) -> None:
-        if self._pool is not None:
-            self._pool.stop()
-            self._pool = None
+    def _stop_workers(self) -> None:
+        if self._threads is not None:
+            self._threads.close()
+            self._threads = None
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.close()
             self._processes = None
 
 
@@ -251,14 +322,6 @@ def _extract_in_process(
     """Runs in a worker process (the result's DOM references are dropped by pickling)."""
     extractor = _worker_extractor(name, tuple(sorted(options.items())))
     return _timed_extract(extractor, body, url, content_type, context)
-
-
-def _fire(deferred: Deferred[Any], future: Future[Any]) -> None:
-    exception = future.exception()
-    if exception is None:
-        deferred.callback(future.result())
-    else:
-        deferred.errback(Failure(exception))
 
 
 def _reactor() -> Any:

@@ -24,6 +24,9 @@ __all__ = [
     "META_DONT_EXTRACT",
     "META_EXTRACTOR",
     "META_OPTIONS",
+    "META_ITEM_POLICY",
+    "EXTRACT_MODES",
+    "ITEM_POLICIES",
     "BoilerplateConfig",
     "ExtractorChoice",
     "SettingError",
@@ -35,6 +38,8 @@ META_DONT_EXTRACT = "dont_extract_boilerplate"
 META_EXTRACTOR = "boilerplate_extractor"
 #: Request meta key: extractor options (a dict) for this request's response.
 META_OPTIONS = "boilerplate_options"
+#: Request meta key: the item policy (``ITEM_POLICIES``) for items from this request's response.
+META_ITEM_POLICY = "boilerplate_item_policy"
 
 #: Item field names (text field, title field) selected by ``BOILERPLATE_FIELD_NAMES``.
 FIELD_NAME_SETS: dict[str, tuple[str, str]] = {
@@ -59,7 +64,16 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_MIN_TEXT_LENGTH": 0,
     "BOILERPLATE_THREADS": 1,
     "BOILERPLATE_PROCESSES": "auto",
+    "BOILERPLATE_TIMEOUT": 5.0,
+    "BOILERPLATE_EXTRACT": "on-demand",
+    "BOILERPLATE_ITEM_POLICY": "url",
 }
+
+#: ``BOILERPLATE_EXTRACT`` values: extract when something asks for the article, or always.
+EXTRACT_MODES = ("on-demand", "always")
+#: ``BOILERPLATE_ITEM_POLICY`` values (also the ``boilerplate_item_policy`` meta key): fill the
+#: items whose URL field names the page, every item, or none.
+ITEM_POLICIES = ("url", "all", "none")
 
 
 class SettingError(BoilerplateError, ValueError):
@@ -96,6 +110,24 @@ def _non_negative_int(settings: BaseSettings, name: str) -> int:
     if number < 0 or isinstance(value, bool) or (isinstance(value, float) and value != number):
         raise SettingError(f"{name} must be a non-negative integer, got {value!r}")
     return number
+
+
+def _seconds(settings: BaseSettings, name: str) -> float:
+    value = _setting(settings, name)
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise SettingError(f"{name} must be a number of seconds, got {value!r}") from None
+    if not seconds >= 0 or isinstance(value, bool) or seconds == float("inf"):
+        raise SettingError(f"{name} must be a non-negative number of seconds, got {value!r}")
+    return seconds
+
+
+def _one_of(settings: BaseSettings, name: str, allowed: tuple[str, ...]) -> str:
+    value = _setting(settings, name)
+    if value not in allowed:
+        raise SettingError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return str(value)
 
 
 def usable_cpus() -> int:
@@ -187,6 +219,9 @@ class BoilerplateConfig:
     min_text_length: int
     threads: int
     processes: int
+    timeout: float
+    on_demand: bool
+    item_policy: str
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -218,6 +253,9 @@ class BoilerplateConfig:
             min_text_length=_non_negative_int(settings, "BOILERPLATE_MIN_TEXT_LENGTH"),
             threads=_non_negative_int(settings, "BOILERPLATE_THREADS"),
             processes=_processes(settings),
+            timeout=_seconds(settings, "BOILERPLATE_TIMEOUT"),
+            on_demand=_one_of(settings, "BOILERPLATE_EXTRACT", EXTRACT_MODES) == "on-demand",
+            item_policy=_one_of(settings, "BOILERPLATE_ITEM_POLICY", ITEM_POLICIES),
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
@@ -246,6 +284,19 @@ class BoilerplateConfig:
         options = dict(base.options) if name == base.name else {}
         options.update(_options_dict(extra, f"meta[{META_OPTIONS!r}]"))
         return ExtractorChoice(name, options, self._cached(name, options))
+
+    def item_policy_for(self, meta: Mapping[str, Any]) -> str:
+        """``BOILERPLATE_ITEM_POLICY``, or the request's ``boilerplate_item_policy`` meta value.
+
+        Raises :class:`SettingError` naming the meta key for a value not in ``ITEM_POLICIES``.
+        """
+        policy = meta.get(META_ITEM_POLICY, self.item_policy)
+        if policy not in ITEM_POLICIES:
+            raise SettingError(
+                f"meta[{META_ITEM_POLICY!r}] must be one of {', '.join(ITEM_POLICIES)},"
+                f" got {policy!r}"
+            )
+        return str(policy)
 
     def _cached(self, name: Any, options: Mapping[str, Any]) -> Extractor:
         where = f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"

@@ -1,8 +1,8 @@
-"""The spider middleware: fills the article fields of items yielded from extracted responses."""
+"""The spider middleware: fills the article fields of the items that belong to their response."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from itemadapter import is_item
@@ -11,20 +11,25 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from .downloadermiddleware import article_of
+from .articles import article_for
 from .items import enrich
+from .ownership import item_url, names_the_page
 from .runtime import Runtime
+from .settings import SettingError
 
 __all__ = ["BoilerplateSpiderMiddleware"]
 
 
 class BoilerplateSpiderMiddleware:
-    """Sets ``BOILERPLATE_TEXT_FIELD``/``BOILERPLATE_TITLE_FIELD`` on every item a callback
-    yields from a response that has an article (see
-    :func:`~scrapy_boilerplate.integration.downloadermiddleware.article_of`).
+    """Sets ``BOILERPLATE_TEXT_FIELD``/``BOILERPLATE_TITLE_FIELD`` on the items a callback yields,
+    extracting the response's article when the first such item arrives.
 
-    Requests and items from other responses pass through untouched; an item class without the
-    field is passed on and counted (``boilerplate/items/field_missing``), warned about once.
+    ``BOILERPLATE_ITEM_POLICY`` (or the request's ``boilerplate_item_policy`` meta key) decides
+    which items are filled: ``"url"`` (default) those whose URL field names the page (see
+    :mod:`~scrapy_boilerplate.integration.ownership`), ``"all"`` every item, ``"none"`` none.
+    Items that are not filled are counted under ``boilerplate/items/skipped/...``. Requests pass
+    through untouched; an item class without the field is passed on and counted
+    (``boilerplate/items/field_missing``), warned about once.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -37,20 +42,47 @@ class BoilerplateSpiderMiddleware:
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
         return cls(crawler)
 
-    def process_spider_output(
-        self, response: Response, result: Iterable[Any], spider: Spider | None = None
-    ) -> Iterator[Any]:
-        article = article_of(response)
-        for output in result:
-            if article is not None and is_item(output):
-                enrich(self.runtime, output, article)
-            yield output
-
-    async def process_spider_output_async(
+    async def process_spider_output(
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        article = article_of(response)
+        policy = self._policy(response)
         async for output in result:
-            if article is not None and is_item(output):
-                enrich(self.runtime, output, article)
+            if is_item(output) and self._belongs(output, response, policy):
+                article = await article_for(response)
+                if article is not None:
+                    output = enrich(self.runtime, output, article)
             yield output
+
+    def _policy(self, response: Response) -> str:
+        try:
+            return self.runtime.config.item_policy_for(response.meta)
+        except AttributeError:  # a response without a request
+            return self.runtime.config.item_policy
+        except SettingError as exc:
+            self.runtime.inc("items/errors/bad_meta")
+            self.runtime.warn_once(("bad_meta", str(exc)), "On %s: %s", response.url, exc)
+            return self.runtime.config.item_policy
+
+    def _belongs(self, item: Any, response: Response, policy: str) -> bool:
+        if policy == "all":
+            return True
+        if policy == "none":
+            self.runtime.inc("items/skipped/policy_none")
+            return False
+        url = item_url(item, self.runtime.config.url_field)
+        if url is None:
+            self.runtime.inc("items/skipped/no_url")
+            self.runtime.warn_once(
+                ("no_url", type(item).__qualname__),
+                "A %s item from %s has no %r field: with BOILERPLATE_ITEM_POLICY='url' only "
+                "items whose URL field names the page get the article; set the field, or "
+                "BOILERPLATE_ITEM_POLICY='all' (or meta['boilerplate_item_policy'])",
+                type(item).__qualname__,
+                response.url,
+                self.runtime.config.url_field,
+            )
+            return False
+        if not names_the_page(url, response):
+            self.runtime.inc("items/skipped/other_url")
+            return False
+        return True

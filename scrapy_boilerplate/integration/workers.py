@@ -1,0 +1,523 @@
+"""Supervised extraction workers that cannot hang a crawl: processes or daemon threads.
+
+Both pools take ``submit(function, args, url)`` and return a Deferred of ``function(*args)``,
+run elsewhere, with a time limit per call counted from the moment a worker starts it.
+
+:class:`ProcessWorkers` forks N worker processes from the reactor thread and talks to each over
+its own socket pair, read and written by the reactor without blocking (no shared queue, no
+lock, no manager thread). A worker runs one call at a time, so:
+
+* a worker that dies (SIGKILL, out of memory, a crash) costs only the call it was running;
+  that call is run once more on a fresh worker, and fails with :class:`WorkerDiedError` if it
+  kills that one too (it may be what kills them);
+* a call over the time limit fails with :class:`ExtractionTimeoutError`; its worker is killed and
+  replaced; calls queued behind it go on;
+* a worker ignores SIGINT (Ctrl-C in a terminal reaches the whole process group: the crawl
+  decides), takes the default action for SIGTERM, and dies with its parent (Linux:
+  ``PR_SET_PDEATHSIG``; elsewhere it exits when its socket closes).
+
+Workers are forked on the reactor thread only (at start-up and when one is replaced), never on
+a thread the parent could lose: a fork copies only the calling thread.
+
+:class:`ThreadWorkers` runs calls on N daemon threads. A thread cannot be killed: a call over
+the time limit fails with :class:`ExtractionTimeoutError`, its thread is abandoned (it finishes the
+call in the background, its result dropped, and exits) and a fresh thread takes its place.
+Daemon threads never hold up interpreter exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import pickle
+import queue
+import signal
+import socket
+import struct
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from twisted.internet import protocol
+from twisted.internet.base import DelayedCall
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
+
+__all__ = [
+    "ExtractionTimeoutError",
+    "PoolClosedError",
+    "ProcessWorkers",
+    "ThreadWorkers",
+    "WorkerDiedError",
+    "Workers",
+]
+
+_HEADER = struct.Struct("!Q")  # frame length in bytes, big-endian
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class WorkerDiedError(Exception):
+    """The worker process running the call died, on its first run and on its one retry."""
+
+
+class ExtractionTimeoutError(Exception):
+    """The call ran longer than the pool's time limit (seconds in the message)."""
+
+
+class PoolClosedError(Exception):
+    """The pool was closed before the call finished."""
+
+
+class Workers(Protocol):
+    """What the runtime needs of a pool."""
+
+    def submit(
+        self, function: Callable[..., Any], args: tuple[Any, ...], url: str | None
+    ) -> Deferred[Any]:
+        """Run ``function(*args)`` in a worker; ``url`` names the page in errors."""
+
+    def close(self) -> None:
+        """Stop every worker now; calls not finished fail with :class:`PoolClosedError`."""
+
+
+@dataclass(eq=False)
+class _Call:
+    payload: bytes
+    url: str | None
+    deferred: Deferred[Any] = field(default_factory=Deferred)
+    attempts: int = 0
+
+
+# -- the worker side --------------------------------------------------------------------------
+
+
+def _detach(parent_pid: int, stale_fds: list[int]) -> None:
+    """Undo what a worker inherited from the crawl: signal handlers, sibling sockets."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGCHLD", "SIGBREAK"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    with contextlib.suppress(ValueError, OSError):
+        signal.set_wakeup_fd(-1)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent died before the death signal was armed
+        os._exit(0)
+    for fd in stale_fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = sock.recv(min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _serve(sock: socket.socket, parent_pid: int, stale_fds: list[int]) -> None:
+    """A worker's loop: read a call, run it, write ``(ok, value)`` back, until the socket closes."""
+    _detach(parent_pid, stale_fds)
+    while True:
+        header = _read_exactly(sock, _HEADER.size)
+        if header is None:
+            return
+        frame = _read_exactly(sock, _HEADER.unpack(header)[0])
+        if frame is None:
+            return
+        function, args = pickle.loads(frame)
+        try:
+            reply = pickle.dumps((True, function(*args)), pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # the call's own error, or an unpicklable result
+            reply = _pickled_error(exc)
+        sock.sendall(_HEADER.pack(len(reply)) + reply)
+
+
+def _pickled_error(exc: Exception) -> bytes:
+    try:
+        return pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return pickle.dumps((False, RuntimeError(repr(exc))), pickle.HIGHEST_PROTOCOL)
+
+
+# -- the reactor side -------------------------------------------------------------------------
+
+
+class _Channel(protocol.Protocol):
+    """The reactor's end of one worker's socket: length-prefixed frames in both directions."""
+
+    def __init__(self, worker: _Worker) -> None:
+        self.worker = worker
+        self._buffer = bytearray()
+        self._expected: int | None = None
+
+    def send(self, payload: bytes) -> None:
+        transport: Any = self.transport
+        transport.write(_HEADER.pack(len(payload)) + payload)
+
+    def dataReceived(self, data: bytes) -> None:  # noqa: N802 (Twisted API)
+        self._buffer += data
+        while True:
+            if self._expected is None:
+                if len(self._buffer) < _HEADER.size:
+                    return
+                self._expected = _HEADER.unpack_from(self._buffer)[0]
+                del self._buffer[: _HEADER.size]
+            if len(self._buffer) < self._expected:
+                return
+            frame = bytes(self._buffer[: self._expected])
+            del self._buffer[: self._expected]
+            self._expected = None
+            self.worker.replied(frame)
+
+    def connectionLost(self, reason: Failure = protocol.connectionDone) -> None:  # noqa: N802
+        self.worker.lost()
+
+
+class _Worker:
+    """One worker process, its channel, and the call it runs (at most one)."""
+
+    def __init__(self, pool: ProcessWorkers, process: multiprocessing.process.BaseProcess) -> None:
+        self.pool = pool
+        self.process = process
+        self.channel = _Channel(self)
+        self.call: _Call | None = None
+        self.timer: DelayedCall | None = None
+        self.alive = True
+
+    def run(self, call: _Call) -> None:
+        self.call = call
+        call.attempts += 1
+        self.channel.send(call.payload)
+        if self.pool.timeout:
+            self.timer = self.pool.reactor.callLater(self.pool.timeout, self.pool.timed_out, self)
+
+    def replied(self, frame: bytes) -> None:
+        call, self.call = self.call, None
+        self._cancel_timer()
+        if call is None:
+            return
+        self.pool.finished(self, call, frame)
+
+    def lost(self) -> None:
+        if self.alive:
+            self.alive = False
+            self._cancel_timer()
+            self.pool.died(self)
+
+    def kill(self) -> None:
+        """SIGKILL the process and reap it; the channel's loss is then ignored."""
+        self.alive = False
+        self._cancel_timer()
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.process.kill()
+        self.reap()
+        transport: Any = self.channel.transport
+        if transport is not None:
+            transport.loseConnection()
+
+    def reap(self) -> None:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            self.process.join(5)
+
+    def _cancel_timer(self) -> None:
+        if self.timer is not None and self.timer.active():
+            self.timer.cancel()
+        self.timer = None
+
+
+class ProcessWorkers:
+    """N supervised worker processes, fed from the reactor thread (see the module docstring).
+
+    ``on_event(kind, url, detail)`` is told of every ``"died"``, ``"retried"``,
+    ``"timed_out"`` and ``"restarted"`` event (for stats and logs). After ``max_failed_starts``
+    workers in a row die before finishing any call, the pool gives up: pending calls fail with
+    :class:`WorkerDiedError` and :attr:`broken` is set (the caller falls back to threads).
+    """
+
+    def __init__(
+        self,
+        size: int,
+        timeout: float,
+        reactor: Any,
+        on_event: Callable[[str, str | None, str], None] = lambda kind, url, detail: None,
+        max_failed_starts: int = 5,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.size = size
+        self.timeout = timeout
+        self.reactor = reactor
+        self.on_event = on_event
+        self.max_failed_starts = max_failed_starts
+        self.broken = False
+        self.closed = False
+        self._workers: list[_Worker] = []
+        self._pending: deque[_Call] = deque()
+        self._deaths_in_a_row = 0
+        methods = multiprocessing.get_all_start_methods()
+        if "fork" not in methods:
+            raise OSError("worker processes need the fork start method")
+        self._context = multiprocessing.get_context("fork")
+
+    def start(self) -> None:
+        """Fork the workers now (call on the reactor thread, before the crawl starts threads)."""
+        while len(self._workers) < self.size:
+            self._spawn()
+
+    def submit(
+        self, function: Callable[..., Any], args: tuple[Any, ...], url: str | None
+    ) -> Deferred[Any]:
+        """Queue ``function(*args)``; the Deferred fires with its value or its exception."""
+        call = _Call(pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL), url)
+        if self.closed or self.broken:
+            call.deferred.errback(PoolClosedError("the worker pool is closed"))
+            return call.deferred
+        self._pending.append(call)
+        self._dispatch()
+        return call.deferred
+
+    def close(self) -> None:
+        """Kill every worker; unfinished calls fail with :class:`PoolClosedError`."""
+        self.closed = True
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            call, worker.call = worker.call, None
+            worker.kill()
+            if call is not None:
+                self._pending.appendleft(call)
+        self._fail_pending(PoolClosedError("the worker pool was closed"))
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the live workers (for tests and fault injection)."""
+        return [worker.process.pid for worker in self._workers if worker.process.pid]
+
+    # -- events from workers ------------------------------------------------------------------
+    def finished(self, worker: _Worker, call: _Call, frame: bytes) -> None:
+        self._deaths_in_a_row = 0
+        try:
+            ok, value = pickle.loads(frame)
+        except Exception as exc:
+            ok, value = False, exc
+        if ok:
+            call.deferred.callback(value)
+        else:
+            call.deferred.errback(Failure(value))
+        self._dispatch()
+
+    def died(self, worker: _Worker) -> None:
+        self._forget(worker)
+        worker.reap()
+        call, worker.call = worker.call, None
+        detail = f"exit code {worker.process.exitcode}"
+        self.on_event("died", call.url if call else None, detail)
+        self._deaths_in_a_row += 1
+        if call is not None and call.attempts < 2:
+            self.on_event("retried", call.url, detail)
+            self._pending.appendleft(call)
+            call = None
+        if self._deaths_in_a_row >= self.max_failed_starts:
+            self.broken = True
+            self._fail_pending(WorkerDiedError(f"{self._deaths_in_a_row} workers died in a row"))
+        else:
+            self._replace()
+        if call is not None:
+            call.deferred.errback(WorkerDiedError(f"the worker died twice on this page ({detail})"))
+
+    def timed_out(self, worker: _Worker) -> None:
+        call, worker.call = worker.call, None
+        worker.timer = None
+        self._forget(worker)
+        worker.kill()
+        self._replace()
+        if call is not None:
+            self.on_event("timed_out", call.url, f"{self.timeout:g} s")
+            limit = f"extraction took longer than {self.timeout:g} s"
+            call.deferred.errback(ExtractionTimeoutError(limit))
+
+    # -- internals ----------------------------------------------------------------------------
+    def _replace(self) -> None:
+        if self.closed or self.broken:
+            return
+        try:
+            self._spawn()
+        except OSError as exc:
+            self.broken = True
+            self._fail_pending(WorkerDiedError(f"cannot start a worker process: {exc!r}"))
+            return
+        self.on_event("restarted", None, f"{len(self._workers)} worker(s)")
+        self._dispatch()
+
+    def _spawn(self) -> None:
+        parent_end, child_end = socket.socketpair()
+        stale = [parent_end.fileno()] + [
+            worker.channel.transport.fileno()
+            for worker in self._workers
+            if worker.channel.transport is not None
+        ]
+        try:
+            process = self._context.Process(
+                target=_serve,
+                args=(child_end, os.getpid(), stale),
+                name="boilerplate-worker",
+                daemon=True,
+            )
+            process.start()
+        finally:
+            child_end.close()
+        worker = _Worker(self, process)
+        self._workers.append(worker)
+        try:
+            self.reactor.adoptStreamConnection(
+                parent_end.fileno(), socket.AF_UNIX, _SingleProtocolFactory(worker.channel)
+            )
+        finally:
+            parent_end.close()
+
+    def _dispatch(self) -> None:
+        for worker in self._workers:
+            if not self._pending:
+                return
+            if worker.alive and worker.call is None:
+                worker.run(self._pending.popleft())
+
+    def _forget(self, worker: _Worker) -> None:
+        if worker in self._workers:
+            self._workers.remove(worker)
+
+    def _fail_pending(self, error: Exception) -> None:
+        pending, self._pending = self._pending, deque()
+        for call in pending:
+            call.deferred.errback(Failure(error))
+
+
+class _SingleProtocolFactory(protocol.Factory):
+    def __init__(self, channel: _Channel) -> None:
+        self.channel = channel
+
+    def buildProtocol(self, addr: Any) -> _Channel:  # noqa: N802 (Twisted API)
+        return self.channel
+
+
+# -- threads ----------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _ThreadCall:
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    url: str | None
+    deferred: Deferred[Any] = field(default_factory=Deferred)
+    timer: DelayedCall | None = None
+    done: bool = False
+
+
+@dataclass(eq=False)
+class _ThreadSlot:
+    abandoned: bool = False
+
+
+class ThreadWorkers:
+    """N daemon threads with a time limit per call (see the module docstring).
+
+    ``on_event("timed_out", url, detail)`` is told of every call over the limit.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        timeout: float,
+        reactor: Any,
+        on_event: Callable[[str, str | None, str], None] = lambda kind, url, detail: None,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.size = size
+        self.timeout = timeout
+        self.reactor = reactor
+        self.on_event = on_event
+        self.closed = False
+        self.abandoned = 0
+        self._queue: queue.SimpleQueue[_ThreadCall | None] = queue.SimpleQueue()
+        self._slots: list[_ThreadSlot] = []
+        for _ in range(size):
+            self._start_thread()
+
+    def submit(
+        self, function: Callable[..., Any], args: tuple[Any, ...], url: str | None
+    ) -> Deferred[Any]:
+        call = _ThreadCall(function, args, url)
+        if self.closed:
+            call.deferred.errback(PoolClosedError("the worker pool is closed"))
+        else:
+            self._queue.put(call)
+        return call.deferred
+
+    def close(self) -> None:
+        """Fail the queued calls; the threads exit after their current call."""
+        self.closed = True
+        while True:
+            try:
+                call = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if call is not None:
+                self._settle(call, Failure(PoolClosedError("the worker pool was closed")))
+        for _ in self._slots:
+            self._queue.put(None)
+
+    def _start_thread(self) -> None:
+        slot = _ThreadSlot()
+        self._slots.append(slot)
+        thread = threading.Thread(target=self._loop, args=(slot,), name="boilerplate", daemon=True)
+        thread.start()
+
+    def _loop(self, slot: _ThreadSlot) -> None:
+        while not slot.abandoned:
+            call = self._queue.get()
+            if call is None:
+                return
+            self.reactor.callFromThread(self._started, call, slot)
+            try:
+                outcome: Any = call.function(*call.args)
+            except Exception:
+                outcome = Failure()
+            self.reactor.callFromThread(self._settle, call, outcome)
+
+    def _started(self, call: _ThreadCall, slot: _ThreadSlot) -> None:
+        if self.timeout and not call.done:
+            call.timer = self.reactor.callLater(self.timeout, self._timed_out, call, slot)
+
+    def _timed_out(self, call: _ThreadCall, slot: _ThreadSlot) -> None:
+        call.timer = None
+        slot.abandoned = True
+        self._slots.remove(slot)
+        self.abandoned += 1
+        self.on_event("timed_out", call.url, f"{self.timeout:g} s")
+        self._settle(
+            call, Failure(ExtractionTimeoutError(f"extraction took longer than {self.timeout:g} s"))
+        )
+        if not self.closed:
+            self._start_thread()
+
+    def _settle(self, call: _ThreadCall, outcome: Any) -> None:
+        if call.done:
+            return
+        call.done = True
+        if call.timer is not None and call.timer.active():
+            call.timer.cancel()
+        if isinstance(outcome, Failure):
+            call.deferred.errback(outcome)
+        else:
+            call.deferred.callback(outcome)
