@@ -2,7 +2,8 @@
 
 The site serves ``tests/fixtures/site`` on 127.0.0.1 (a free port) with these extra routes:
 ``/gzip/<file>`` (gzip'd, ``Content-Encoding: gzip``), ``/empty.html`` (empty ``text/html``),
-``/oversized.html`` (an article padded to ``OVERSIZED_BYTES``). ``.pdf`` is served as
+``/oversized.html`` (an article padded to ``OVERSIZED_BYTES``), ``/redirect/<file>`` (a 302 to
+``/<file>``). ``.pdf`` is served as
 ``application/pdf``, ``.txt`` as ``text/plain``; ``.html`` as ``text/html`` without charset.
 """
 
@@ -30,6 +31,12 @@ class _SiteHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0].lstrip("/")
         extra: dict[str, str] = {}
+        if path.startswith("redirect/"):
+            self.send_response(302)
+            self.send_header("Location", "/" + path.removeprefix("redirect/"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path == "empty.html":
             body, content_type = b"", "text/html"
         elif path == "oversized.html":

@@ -462,9 +462,7 @@ def test_workers_that_cannot_start_are_replaced_by_threads(
     def no_processes(*args: Any, **kwargs: Any) -> None:
         raise OSError("no semaphores here")
 
-    monkeypatch.setattr(
-        "scrapy_boilerplate.integration.runtime.ProcessWorkers.start", no_processes
-    )
+    monkeypatch.setattr("scrapy_boilerplate.integration.runtime.ProcessWorkers.start", no_processes)
     urls = [site + "article.html", site + "listing.html"]
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
         result = yield crawl(settings(BOILERPLATE_PROCESSES=1), urls=urls)
