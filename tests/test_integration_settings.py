@@ -184,6 +184,14 @@ def test_addon_sets_components_and_defaults_below_user_settings() -> None:
     )
 
 
+def test_addon_registers_the_contract_before_crawlers_exist() -> None:
+    from scrapy_boilerplate.integration.contracts import BoilerplateContract
+
+    settings = Settings()
+    Addon.update_pre_crawler_settings(settings)
+    assert settings.getdict("SPIDER_CONTRACTS") == {BoilerplateContract: 10}
+
+
 def test_importing_the_package_does_not_import_scrapy() -> None:
     code = (
         "import sys, scrapy_boilerplate; assert 'scrapy' not in sys.modules; "

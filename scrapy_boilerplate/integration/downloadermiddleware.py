@@ -19,7 +19,7 @@ from ..model.result import ExtractionResult
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
 
-__all__ = ["BoilerplateDownloaderMiddleware", "article_of", "looks_like_html"]
+__all__ = ["BoilerplateDownloaderMiddleware", "article_of", "is_html_response", "looks_like_html"]
 
 _ARTICLES: WeakKeyDictionary[Response, ExtractionResult] = WeakKeyDictionary()
 _SNIFF_BYTES = 1024
@@ -51,6 +51,17 @@ def looks_like_html(body: bytes) -> bool:
     """True if the first KiB holds ``<!doctype html``, ``<html``, ``<head`` or ``<body``."""
     start = body[:_SNIFF_BYTES].lower()
     return any(marker in start for marker in _HTML_MARKERS)
+
+
+def is_html_response(response: Response, *, sniff_text: bool) -> bool:
+    """An :class:`HtmlResponse`, or (with ``sniff_text``) a text response, not XML, whose body
+    :func:`looks_like_html`: the responses a crawl extracts.
+    """
+    if isinstance(response, HtmlResponse):
+        return True
+    if isinstance(response, XmlResponse) or not isinstance(response, TextResponse):
+        return False
+    return sniff_text and looks_like_html(response.body)
 
 
 class BoilerplateDownloaderMiddleware:
@@ -116,8 +127,4 @@ class BoilerplateDownloaderMiddleware:
         return None
 
     def _is_html(self, response: Response) -> bool:
-        if isinstance(response, HtmlResponse):
-            return True
-        if isinstance(response, XmlResponse) or not isinstance(response, TextResponse):
-            return False
-        return self.runtime.config.sniff_text and looks_like_html(response.body)
+        return is_html_response(response, sniff_text=self.runtime.config.sniff_text)
