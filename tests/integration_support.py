@@ -2,14 +2,16 @@
 
 The site serves ``tests/fixtures/site`` on 127.0.0.1 (a free port) with these extra routes:
 ``/gzip/<file>`` (gzip'd, ``Content-Encoding: gzip``), ``/empty.html`` (empty ``text/html``),
-``/oversized.html`` (an article padded to ``OVERSIZED_BYTES``), ``/redirect/<file>`` (a 302 to
-``/<file>``). ``.pdf`` is served as
-``application/pdf``, ``.txt`` as ``text/plain``; ``.html`` as ``text/html`` without charset.
+``/oversized.html`` (an article padded to ``OVERSIZED_BYTES``), ``/redirect/<path>`` (a 301 to
+``/<path>``, so ``/redirect/redirect/a.html`` redirects twice); a missing file is a 404.
+``.pdf`` is served as ``application/pdf``, ``.txt`` as ``text/plain``; ``.html`` as
+``text/html`` without charset. :func:`make_project` writes a Scrapy project for subprocess runs.
 """
 
 from __future__ import annotations
 
 import gzip
+import textwrap
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,7 +34,7 @@ class _SiteHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0].lstrip("/")
         extra: dict[str, str] = {}
         if path.startswith("redirect/"):
-            self.send_response(302)
+            self.send_response(301)
             self.send_header("Location", "/" + path.removeprefix("redirect/"))
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -120,6 +122,25 @@ class SiteSpider(scrapy.Spider):
         if self.follow and isinstance(response, scrapy.http.TextResponse):
             for request in response.follow_all(css="ul.stories a"):
                 yield request
+
+
+def make_project(root: Path, spiders: str, settings: str = "") -> Path:
+    """A Scrapy project ``proj`` in ``root`` with the add-on enabled: ``spiders`` is the source of
+    ``proj/spiders/__init__.py``, ``settings`` more lines of ``settings.py``. Returns ``root``
+    (run ``scrapy`` commands there).
+    """
+    package = root / "proj"
+    (package / "spiders").mkdir(parents=True)
+    (root / "scrapy.cfg").write_text("[settings]\ndefault = proj.settings\n", encoding="utf-8")
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    base = (
+        'SPIDER_MODULES = ["proj.spiders"]\n'
+        'ADDONS = {"scrapy_boilerplate.Addon": 300}\n'
+        "ROBOTSTXT_OBEY = False\nTELNETCONSOLE_ENABLED = False\n"
+    )
+    (package / "settings.py").write_text(base + textwrap.dedent(settings), encoding="utf-8")
+    (package / "spiders" / "__init__.py").write_text(textwrap.dedent(spiders), encoding="utf-8")
+    return root
 
 
 def installed_reactor_path() -> str:

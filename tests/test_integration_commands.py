@@ -7,6 +7,7 @@ because a CrawlerProcess owns its reactor.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import textwrap
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import integration_support
 import pytest
-from integration_support import SITE
+from integration_support import SITE, make_project
 
 from scrapy_boilerplate import extract
 
@@ -71,6 +72,133 @@ def test_command_fetches_a_url(site: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "Title: Письмо от газеты-партнёра" in done.stdout
     assert "на реке снова появились выдры" in done.stdout
+
+
+def test_command_follows_redirects_and_shows_status_and_chain(site: str, tmp_path: Path) -> None:
+    start = site + "redirect/redirect/article.html"
+    done = run("boilerplate", start, "--extractor", "numwords", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == f"Extractor: numwords  URL: {site}article.html"
+    assert lines[2] == (
+        f"Status: 200 (redirected from {start} (301) -> {site}redirect/article.html (301))"
+    )
+    assert extract((SITE / "article.html").read_bytes(), extractor="numwords").text in done.stdout
+
+
+def test_command_json_reports_the_response(site: str, tmp_path: Path) -> None:
+    done = run("boilerplate", site + "redirect/article.html", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    response = json.loads(done.stdout)["response"]
+    assert response == {
+        "url": site + "article.html",
+        "status": 200,
+        "redirects": [{"url": site + "redirect/article.html", "status": 301}],
+    }
+
+
+def test_command_stops_at_redirects_when_the_project_disables_them(
+    site: str, tmp_path: Path
+) -> None:
+    done = run(
+        "boilerplate", site + "redirect/article.html", "-s", "REDIRECT_ENABLED=0", cwd=tmp_path
+    )
+    assert done.returncode == 1
+    assert f"error: HTTP status 301 (a redirect not followed) from {site}redirect/" in done.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("path", "args", "message"),
+    [
+        ("redirect/missing.html", [], "error: HTTP status 404 from {site}missing.html (redirected"),
+        ("document.pdf", [], "error: {site}document.pdf is not HTML (application/pdf)"),
+        ("plain-html.txt", [], "is not HTML (text/plain)"),
+        (
+            "article.html",
+            ["-s", "BOILERPLATE_MAX_BODY_SIZE=1000"],
+            "over BOILERPLATE_MAX_BODY_SIZE=1000",
+        ),
+        ("article.html", ["-s", "DOWNLOAD_MAXSIZE=1000"], "larger than download max size (1000)"),
+    ],
+)
+def test_command_fails_where_a_crawl_would_not_extract(
+    site: str, tmp_path: Path, path: str, args: list[str], message: str
+) -> None:
+    done = run("boilerplate", site + path, *args, cwd=tmp_path)
+    assert done.returncode == 1
+    assert message.format(site=site) in done.stderr
+    assert done.stdout == ""
+
+
+def test_command_sniffs_text_like_the_crawl(site: str, tmp_path: Path) -> None:
+    done = run(
+        "boilerplate", site + "plain-html.txt", "-s", "BOILERPLATE_SNIFF_TEXT=1", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_command_reports_a_download_failure_in_one_line(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/page.html"
+    done = run("boilerplate", url, "-s", "RETRY_ENABLED=0", cwd=tmp_path)
+    assert done.returncode == 1
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert line.startswith(f"error: could not download {url}: ")
+    assert "ConnectionRefusedError: " in line  # Download... in Scrapy 2.19, Twisted's before
+
+
+SPIDERS = """
+import scrapy
+
+
+class Forum(scrapy.Spider):
+    name = "forum"
+    custom_settings = {"BOILERPLATE_EXTRACTOR": "keep-everything"}
+
+    def __init__(self, section="all", **kwargs):
+        super().__init__(**kwargs)
+        self.section = section
+
+
+class Patterned(scrapy.Spider):
+    name = "patterned"
+
+    @classmethod
+    def update_settings(cls, settings):
+        super().update_settings(settings)
+        settings.set("BOILERPLATE_DOMAIN_OVERRIDES", {"127.0.0.1/gzip/": "density"}, "spider")
+"""
+
+
+@pytest.mark.parametrize(
+    ("spider", "path", "extractor"),
+    [
+        ([], "article.html", "numwords"),
+        (["--spider", "forum", "-a", "section=news"], "article.html", "keep-everything"),
+        (["--spider", "patterned"], "gzip/article.html", "density"),
+        (["--spider", "patterned"], "article.html", "numwords"),
+    ],
+)
+def test_command_uses_the_spiders_settings(
+    site: str, tmp_path: Path, spider: list[str], path: str, extractor: str
+) -> None:
+    project = make_project(tmp_path, SPIDERS, 'BOILERPLATE_EXTRACTOR = "numwords"\n')
+    done = run("boilerplate", site + path, *spider, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert f"Extractor: {extractor}  URL: {site}{path}" in done.stdout
+
+
+def test_command_rejects_an_unknown_spider(tmp_path: Path) -> None:
+    project = make_project(tmp_path, SPIDERS)
+    done = run("boilerplate", str(SITE / "article.html"), "--spider", "nope", cwd=project)
+    assert done.returncode == 2
+    assert "no spider named 'nope'" in done.stderr
 
 
 @pytest.mark.parametrize(

@@ -554,7 +554,7 @@ def test_the_extractor_decodes_by_scrapys_encoding(
     response = scrapy.http.HtmlResponse(
         "http://example.com/", body=body, headers=headers, encoding=encoding
     )
-    assert downloadermiddleware._content_type(response) == f"text/html; charset={charset}"
+    assert downloadermiddleware.response_content_type(response) == f"text/html; charset={charset}"
 
 
 @pytest_twisted.inlineCallbacks

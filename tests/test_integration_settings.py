@@ -55,6 +55,49 @@ def test_domain_override_matching() -> None:
     assert conf.choice_for_url("not a url").name == "numwords"
 
 
+def test_url_pattern_overrides_pick_the_most_specific() -> None:
+    conf = config(
+        BOILERPLATE_DOMAIN_OVERRIDES={
+            "example.com": "keep-everything",
+            "example.com/news/": {"extractor": "density"},
+            "example.com:8080": {"enabled": False},
+        }
+    )
+    assert conf.choice_for_url("https://www.example.com/about").name == "keep-everything"
+    assert conf.choice_for_url("https://example.com/news/1").name == "density"
+    assert conf.choice_for_url("http://example.com:8080/").extractor is None
+    assert conf.choice_for_url("http://example.com:8080/news/1").name == "density"
+
+
+@pytest.mark.parametrize("key", ["https://x.com", "x.com:8080", "x.com/a/*", "x.com/?id=*"])
+def test_url_pattern_keys_are_accepted(key: str) -> None:
+    assert len(config(BOILERPLATE_DOMAIN_OVERRIDES={key: "density"}).domains) == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        ("*.x.com", "wildcard"),
+        ("", "empty"),
+        (" x.com", "whitespace"),
+        ("/news/", "host name"),
+        ("x.com/#a", "fragment"),
+        ("x.com/?=1", "query"),
+    ],
+)
+def test_bad_override_keys_name_the_key_and_what_is_accepted(key: str, reason: str) -> None:
+    with pytest.raises(SettingError) as raised:
+        config(BOILERPLATE_DOMAIN_OVERRIDES={key: "density"})
+    message = str(raised.value)
+    assert f"BOILERPLATE_DOMAIN_OVERRIDES[{key!r}]" in message
+    assert reason in message and "use a domain (example.com" in message
+
+
+def test_two_keys_for_the_same_pattern_are_rejected() -> None:
+    with pytest.raises(SettingError, match="same pattern as key 'example.com'"):
+        config(BOILERPLATE_DOMAIN_OVERRIDES={"example.com": "density", ".Example.com": "numwords"})
+
+
 def test_options_are_inherited_only_by_the_same_extractor() -> None:
     conf = BoilerplateConfig.from_settings(
         Settings(
@@ -139,6 +182,14 @@ def test_addon_sets_components_and_defaults_below_user_settings() -> None:
         ]
         > 540
     )
+
+
+def test_addon_registers_the_contract_before_crawlers_exist() -> None:
+    from scrapy_boilerplate.integration.contracts import BoilerplateContract
+
+    settings = Settings()
+    Addon.update_pre_crawler_settings(settings)
+    assert settings.getdict("SPIDER_CONTRACTS") == {BoilerplateContract: 10}
 
 
 def test_importing_the_package_does_not_import_scrapy() -> None:

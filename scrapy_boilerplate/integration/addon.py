@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scrapy.settings import BaseSettings
 
+from .contracts import BoilerplateContract
 from .downloadermiddleware import BoilerplateDownloaderMiddleware
 from .pipelines import BoilerplatePipeline
 from .settings import DEFAULTS
@@ -14,6 +15,7 @@ __all__ = [
     "DOWNLOADER_MIDDLEWARE_PRIORITY",
     "SPIDER_MIDDLEWARE_PRIORITY",
     "PIPELINE_PRIORITY",
+    "CONTRACT_PRIORITY",
 ]
 
 #: Below HttpCompressionMiddleware (590), RedirectMiddleware (600), MetaRefreshMiddleware (580)
@@ -24,13 +26,24 @@ DOWNLOADER_MIDDLEWARE_PRIORITY = 540
 SPIDER_MIDDLEWARE_PRIORITY = 950
 #: Early, so storage pipelines (conventionally 300+) see the filled fields.
 PIPELINE_PRIORITY = 100
+#: The ``@boilerplate`` contract (the order of contracts does not matter to ``scrapy check``).
+CONTRACT_PRIORITY = 10
 
 
 class Addon:
     """Enables the downloader middleware, spider middleware and pipeline, and sets the
     ``BOILERPLATE_*`` defaults with the ``addon`` priority: values in ``settings.py``,
     ``custom_settings`` or ``-s`` win, and a component the user already listed keeps its order.
+
+    Before any crawler exists it also registers the ``@boilerplate`` contract in
+    ``SPIDER_CONTRACTS``, which ``scrapy check`` reads from the project settings.
     """
+
+    @classmethod
+    def update_pre_crawler_settings(cls, settings: BaseSettings) -> None:
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_CONTRACTS", BoilerplateContract, CONTRACT_PRIORITY
+        )
 
     def update_settings(self, settings: BaseSettings) -> None:
         for name, value in DEFAULTS.items():

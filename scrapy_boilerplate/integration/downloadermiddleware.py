@@ -18,13 +18,18 @@ from .articles import article_for, expect, is_expected
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
 
-__all__ = ["BoilerplateDownloaderMiddleware", "looks_like_html"]
+__all__ = [
+    "BoilerplateDownloaderMiddleware",
+    "is_html_response",
+    "looks_like_html",
+    "response_content_type",
+]
 
 _SNIFF_BYTES = 1024
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body")
 
 
-def _content_type(response: Response) -> str | None:
+def response_content_type(response: Response) -> str | None:
     """The ``Content-Type`` the body is decoded by: for a text response, one whose charset is the
     encoding Scrapy decided (``response.encoding``: the response's own, BOM, header, ``<meta>``,
     then Scrapy's detection), so the article reads the characters ``response.text`` does; else
@@ -44,6 +49,17 @@ def looks_like_html(body: bytes) -> bool:
     """True if the first KiB holds ``<!doctype html``, ``<html``, ``<head`` or ``<body``."""
     start = body[:_SNIFF_BYTES].lower()
     return any(marker in start for marker in _HTML_MARKERS)
+
+
+def is_html_response(response: Response, *, sniff_text: bool) -> bool:
+    """An :class:`HtmlResponse`, or (with ``sniff_text``) a text response, not XML, whose body
+    :func:`looks_like_html`: the responses a crawl extracts.
+    """
+    if isinstance(response, HtmlResponse):
+        return True
+    if isinstance(response, XmlResponse) or not isinstance(response, TextResponse):
+        return False
+    return sniff_text and looks_like_html(response.body)
 
 
 class BoilerplateDownloaderMiddleware:
@@ -91,7 +107,7 @@ class BoilerplateDownloaderMiddleware:
         if choice.extractor is None:
             self.runtime.inc("responses/skipped/disabled_domain")
             return response
-        expect(response, self.runtime, choice.extractor, _content_type(response))
+        expect(response, self.runtime, choice.extractor, response_content_type(response))
         if not self.runtime.config.on_demand:
             await article_for(response)
         return response
@@ -111,8 +127,4 @@ class BoilerplateDownloaderMiddleware:
         return None
 
     def _is_html(self, response: Response) -> bool:
-        if isinstance(response, HtmlResponse):
-            return True
-        if isinstance(response, XmlResponse) or not isinstance(response, TextResponse):
-            return False
-        return self.runtime.config.sniff_text and looks_like_html(response.body)
+        return is_html_response(response, sniff_text=self.runtime.config.sniff_text)

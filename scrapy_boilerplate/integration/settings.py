@@ -11,12 +11,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from scrapy.settings import BaseSettings
 
 from ..errors import BoilerplateError
 from ..extractors import Extractor, get_extractor
+from .urlpatterns import ACCEPTED, UrlPatternError, UrlRules, normalise_pattern
 
 __all__ = [
     "DEFAULTS",
@@ -184,19 +184,6 @@ def _build(name: Any, options: Mapping[str, Any], where: str) -> Extractor:
         raise SettingError(f"{where}: {exc}") from None
 
 
-def _normalise_domain(domain: Any, where: str) -> str:
-    if not isinstance(domain, str) or not domain.strip(".").strip():
-        raise SettingError(f"{where}: keys must be domain names, got {domain!r}")
-    return domain.strip().strip(".").lower()
-
-
-def _host(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
-
-
 @dataclass
 class BoilerplateConfig:
     """All ``BOILERPLATE_*`` settings of one crawler, checked.
@@ -208,7 +195,7 @@ class BoilerplateConfig:
 
     enabled: bool
     default: ExtractorChoice
-    domains: tuple[tuple[str, ExtractorChoice], ...]
+    domains: UrlRules[ExtractorChoice]
     text_field: str | None
     title_field: str | None
     overwrite: bool
@@ -259,16 +246,14 @@ class BoilerplateConfig:
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
-        """The extractor for ``url``: the longest matching domain override, else the default.
+        """The extractor for ``url``: the most specific matching override, else the default.
 
-        A key matches its own host and every subdomain (``example.com`` matches
+        Patterns and precedence: :mod:`~scrapy_boilerplate.integration.urlpatterns` (a bare
+        domain matches its host and every subdomain: ``example.com`` matches
         ``www.example.com``, not ``badexample.com``).
         """
-        host = _host(url) if url else ""
-        for domain, choice in self.domains:
-            if host == domain or host.endswith("." + domain):
-                return choice
-        return self.default
+        choice = self.domains.match(url)
+        return self.default if choice is None else choice
 
     def choice_for_request(self, url: str, meta: Mapping[str, Any]) -> ExtractorChoice:
         """The URL's choice, changed by the ``boilerplate_extractor``/``boilerplate_options`` meta.
@@ -310,20 +295,32 @@ class BoilerplateConfig:
         return self._cache[key]
 
 
-def _domain_overrides(
-    value: Any, default: ExtractorChoice
-) -> tuple[tuple[str, ExtractorChoice], ...]:
-    """Parse ``BOILERPLATE_DOMAIN_OVERRIDES``, longest domain first.
+def _override_pattern(key: Any, where: str, seen: Mapping[str, Any]) -> str:
+    """The url-matcher pattern of an override key; :class:`SettingError` saying what is wrong."""
+    try:
+        pattern = normalise_pattern(key)
+    except UrlPatternError as exc:
+        raise SettingError(f"{where}: {exc}; {ACCEPTED}") from None
+    if pattern in seen:
+        raise SettingError(f"{where}: the same pattern as key {seen[pattern]!r} ({pattern!r})")
+    return pattern
+
+
+def _domain_overrides(value: Any, default: ExtractorChoice) -> UrlRules[ExtractorChoice]:
+    """Parse ``BOILERPLATE_DOMAIN_OVERRIDES``: URL patterns (see
+    :mod:`~scrapy_boilerplate.integration.urlpatterns`) to choices.
 
     Each value is an extractor name, or a dict with any of ``extractor``, ``options`` and
-    ``enabled`` (False: no extraction on that domain).
+    ``enabled`` (False: no extraction on the matching URLs).
     """
     setting = "BOILERPLATE_DOMAIN_OVERRIDES"
     overrides = _options_dict(value, setting)
     parsed: list[tuple[str, ExtractorChoice]] = []
+    keys: dict[str, Any] = {}
     for key, spec in overrides.items():
         where = f"{setting}[{key!r}]"
-        domain = _normalise_domain(key, setting)
+        domain = _override_pattern(key, where, keys)
+        keys[domain] = key
         if isinstance(spec, str):
             spec = {"extractor": spec}
         if not isinstance(spec, Mapping):
@@ -341,5 +338,4 @@ def _domain_overrides(
             parsed.append((domain, ExtractorChoice(name, options, None)))
         else:
             parsed.append((domain, ExtractorChoice(name, options, extractor)))
-    parsed.sort(key=lambda pair: len(pair[0]), reverse=True)
-    return tuple(parsed)
+    return UrlRules(parsed)
