@@ -376,7 +376,7 @@ def test_manual_enabling_without_the_addon(site: str) -> Crawl:
     manual = settings(
         ADDONS={},
         DOWNLOADER_MIDDLEWARES={
-            "scrapy_boilerplate.integration.BoilerplateDownloaderMiddleware": 540
+            "scrapy_boilerplate.integration.BoilerplateDownloaderMiddleware": 545
         },
         SPIDER_MIDDLEWARES={"scrapy_boilerplate.integration.BoilerplateSpiderMiddleware": 950},
     )

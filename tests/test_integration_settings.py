@@ -173,14 +173,14 @@ def test_addon_sets_components_and_defaults_below_user_settings() -> None:
     assert settings["BOILERPLATE_EXTRACTOR"] == "numwords"
     assert settings["BOILERPLATE_MAX_BODY_SIZE"] == 5 * 1024 * 1024
     assert settings.getpriority("BOILERPLATE_MAX_BODY_SIZE") == SETTINGS_PRIORITIES["addon"]
-    assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BoilerplateDownloaderMiddleware] == 540
+    assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BoilerplateDownloaderMiddleware] == 545
     assert settings.getdict("SPIDER_MIDDLEWARES")[BoilerplateSpiderMiddleware] == 950
     assert settings.getdict("ITEM_PIPELINES")[BoilerplatePipeline] == 777
     assert (
         settings.getdict("DOWNLOADER_MIDDLEWARES_BASE")[
             "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"
         ]
-        > 540
+        > 545
     )
 
 

@@ -19,8 +19,9 @@ __all__ = [
 ]
 
 #: Below HttpCompressionMiddleware (590), RedirectMiddleware (600), MetaRefreshMiddleware (580)
-#: and RetryMiddleware (550): the middleware sees decompressed final responses only.
-DOWNLOADER_MIDDLEWARE_PRIORITY = 540
+#: and RetryMiddleware (550): the middleware sees decompressed final responses only; above
+#: scrapy-poet's InjectionMiddleware (543), so page objects find the response already marked.
+DOWNLOADER_MIDDLEWARE_PRIORITY = 545
 #: Above the built-in spider middlewares (the last, DepthMiddleware, is 900): items are filled
 #: as soon as the callback yields them, before user middlewares with lower numbers see them.
 SPIDER_MIDDLEWARE_PRIORITY = 950

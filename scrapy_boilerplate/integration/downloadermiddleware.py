@@ -3,7 +3,7 @@
 It decides whether and with which extractor a response is extracted; the extraction itself
 runs when something asks for the article (:mod:`~scrapy_boilerplate.integration.articles`), or
 at once with ``BOILERPLATE_EXTRACT = "always"``. Enable it below ``HttpCompressionMiddleware``
-(590) so it sees decompressed bodies; the add-on uses 540, which also puts it after retries and
+(590) so it sees decompressed bodies; the add-on uses 545, which also puts it after retries and
 redirects.
 """
 
