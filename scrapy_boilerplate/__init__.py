@@ -1,8 +1,9 @@
 """scrapy-boilerplate: clean article text for every Scrapy crawl.
 
 Public API: :func:`extract`, :func:`get_extractor`, :func:`register_extractor`,
-:func:`available_extractors`, :class:`ExtractionResult`, :class:`ExtractionContext` and the
-exceptions; the Scrapy components live in :mod:`scrapy_boilerplate.integration`.
+:func:`available_extractors`, :class:`ExtractionResult` (with its :class:`ArticleMetadata`),
+:class:`ExtractionContext` and the exceptions; the Scrapy components live in
+:mod:`scrapy_boilerplate.integration`.
 
 The package is layered, each stage importing only the stages before it: ``model`` (blocks,
 documents, options, context, result) -> ``page`` (parsing, tokens, segmentation) ->
@@ -17,7 +18,7 @@ from typing import Any
 from .api import extract
 from .errors import BoilerplateError, ExtractionError, InvalidInputError
 from .extractors import Extractor, available_extractors, get_extractor, register_extractor
-from .model import ExtractionContext, ExtractionResult, Option
+from .model import ArticleMetadata, ExtractionContext, ExtractionResult, Option
 
 __version__ = "0.1.0"
 
@@ -28,6 +29,7 @@ __all__ = [
     "available_extractors",
     "Extractor",
     "ExtractionResult",
+    "ArticleMetadata",
     "ExtractionContext",
     "Option",
     "BoilerplateError",

@@ -13,11 +13,13 @@ from typing import Any
 from ..errors import ExtractionError
 from ..filters import Filter
 from ..model.context import NO_CONTEXT, ExtractionContext
-from ..model.document import TextDocument
+from ..model.document import Element, TextDocument
+from ..model.metadata import ArticleMetadata
 from ..model.options import COMMON_OPTIONS, Option
 from ..model.result import ExtractionResult
 from ..output.html import content_html
 from ..output.text import article_text
+from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
 from .title import find_title
@@ -75,7 +77,7 @@ class Extractor:
         content_type: str | None = None,
         context: ExtractionContext | None = None,
     ) -> ExtractionResult:
-        """Parse, segment, run the chain and build the result.
+        """Parse, segment, run the chain, read the metadata and build the result.
 
         ``content_type`` is the HTTP ``Content-Type`` of bytes (its charset decodes them);
         ``context`` carries per-site data to the chain factory. Raises
@@ -99,4 +101,16 @@ class Extractor:
             options=self.options,
             url=doc.url,
             html=content_html(doc.blocks) if self.options["include_html"] else None,
+            metadata=self._metadata(doc) if self.options["metadata"] else None,
         )
+
+    @staticmethod
+    def _metadata(doc: TextDocument) -> ArticleMetadata:
+        """The page's metadata, read from the tree the blocks came from (never raises)."""
+        if doc.root is None:
+            return ArticleMetadata()
+        return read_metadata(doc.root, doc.url, anchor=_first_content_element(doc))
+
+
+def _first_content_element(doc: TextDocument) -> Element | None:
+    return next((b.element for b in doc.blocks if b.is_content and b.element is not None), None)

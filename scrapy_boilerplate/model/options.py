@@ -68,6 +68,12 @@ COMMON_OPTIONS: tuple[Option, ...] = (
         False,
         "segment exactly like the reference boilerpipe, accidental behaviours included",
     ),
+    Option(
+        "metadata",
+        bool,
+        True,
+        "read the article metadata (dates, authors, language, canonical URL, description, image)",
+    ),
 )
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .document import TextBlock, blocks_from_rows, blocks_to_rows
+from .metadata import ArticleMetadata
 
 __all__ = ["ExtractionResult"]
 
@@ -20,7 +21,9 @@ class ExtractionResult:
 
     ``text`` holds the article text (paragraphs separated by blank lines, headings on their own
     lines); ``blocks`` all blocks with their features and labels; ``html`` the main-content
-    HTML when asked for (``include_html=True``), else None.
+    HTML when asked for (``include_html=True``), else None; ``metadata`` the article's dates,
+    authors, language, canonical URL, description and image (None when not read:
+    ``metadata=False``).
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -34,6 +37,7 @@ class ExtractionResult:
     options: dict[str, Any] = field(default_factory=dict)
     url: str | None = None
     html: str | None = None
+    metadata: ArticleMetadata | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -60,13 +64,15 @@ class ExtractionResult:
         return [block for block in self.blocks if block.is_content]
 
     def to_dict(self, *, include_blocks: bool = True) -> dict[str, Any]:
-        """A JSON-serialisable view: title, text, extractor, options, url, html, blocks."""
+        """A JSON-serialisable view: title, text, extractor, options, url, metadata (a dict, or
+        None when not read), html, blocks."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
             "text": self.text,
             "extractor": self.extractor,
             "options": dict(self.options),
+            "metadata": None if self.metadata is None else self.metadata.to_dict(),
         }
         if self.html is not None:
             data["html"] = self.html

@@ -1,0 +1,141 @@
+"""The article's metadata (dates, authors, language, canonical URL, description, main image)
+read from the parsed page: JSON-LD, microdata, OpenGraph, then plain HTML.
+
+Precedence: each field comes from the first source, in this order, that has a valid value for
+it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
+
+1. JSON-LD (:mod:`.jsonld`, :mod:`.schema`): the article object, then the web page object;
+2. microdata (:mod:`.microdata`, read only with extruct installed, and only when a field is
+   still missing after JSON-LD);
+3. OpenGraph (:mod:`.opengraph`);
+4. plain HTML (:mod:`.fallbacks`): ``<meta>`` names, the ``<time>`` nearest the article,
+   ``<link rel=canonical>``, ``<html lang>``.
+
+The canonical URL is the exception: ``<link rel="canonical">`` comes first (it is the page's
+own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
+
+URLs are resolved against the page URL (joined with ``<base href>``). extruct (the
+``metadata`` extra) parses JSON-LD and microdata when installed (``use_extruct``); without it
+JSON-LD is parsed with :mod:`json` and microdata is not read. Reading never raises: a source
+that fails (malformed or hostile markup, a bug) contributes nothing, and the others still count.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Final, TypeVar
+from urllib.parse import urljoin
+
+from ...model.document import Element
+from ...model.metadata import METADATA_FIELDS, ArticleMetadata
+from .extruct_support import extruct_extractors
+from .fallbacks import read_fallbacks
+from .found import Found
+from .jsonld import jsonld_documents
+from .microdata import microdata_documents
+from .opengraph import read_opengraph
+from .schema import read_schema, schema_objects
+from .tags import PageTags, page_tags
+
+__all__ = ["SOURCES", "FIELD_SOURCES", "read_metadata", "extruct_available"]
+
+logger = logging.getLogger(__name__)
+
+#: The sources, in their default order of precedence.
+SOURCES: Final = ("jsonld", "microdata", "opengraph", "html")
+#: For each field, its sources in order of precedence.
+FIELD_SOURCES: Final[Mapping[str, tuple[str, ...]]] = {
+    **{name: SOURCES for name in METADATA_FIELDS},
+    "canonical_url": ("html", "jsonld", "microdata", "opengraph"),
+}
+
+_NO_TAGS: Final = PageTags()
+_T = TypeVar("_T")
+
+
+def extruct_available() -> bool:
+    """Whether extruct (the ``metadata`` extra) is installed."""
+    return extruct_extractors() is not None
+
+
+class _Reader:
+    """Reads the sources of one page on demand, each at most once."""
+
+    def __init__(
+        self, root: Element, url: str | None, anchor: Element | None, use_extruct: bool
+    ) -> None:
+        self.root = root
+        self.anchor = anchor
+        self.extruct = extruct_extractors() if use_extruct else None
+        self.tags = _guarded("tags", lambda: page_tags(root), _NO_TAGS)
+        self.base_url = _base_url(url, self.tags.base_href)
+        self.found: dict[str, Found] = {}
+        self.readers: dict[str, Callable[[Found], None]] = {
+            "jsonld": self._jsonld,
+            "microdata": self._microdata,
+            "opengraph": lambda found: read_opengraph(found, self.tags),
+            "html": lambda found: read_fallbacks(found, self.tags, self.anchor),
+        }
+
+    def source(self, name: str) -> Found:
+        """What source ``name`` found (read on first call)."""
+        if name not in self.found:
+            found = Found(self.base_url)
+            _guarded(name, lambda: self.readers[name](found), None)
+            self.found[name] = found
+        return self.found[name]
+
+    def _jsonld(self, found: Found) -> None:
+        read_schema(found, schema_objects(jsonld_documents(self.tags.jsonld, self.extruct)))
+
+    def _microdata(self, found: Found) -> None:
+        if self.extruct is not None:
+            documents = microdata_documents(self.root, self.base_url, self.extruct)
+            read_schema(found, schema_objects(documents))
+
+
+def _guarded(name: str, read: Callable[[], _T], default: _T) -> _T:
+    """``read()``, or ``default`` if it raises (logged at DEBUG)."""
+    try:
+        return read()
+    except Exception as exc:  # a hostile page or a library bug never fails extraction
+        logger.debug("metadata source %s failed: %r", name, exc)
+        return default
+
+
+def _base_url(url: str | None, base_href: str | None) -> str | None:
+    """The URL relative URLs resolve against: ``url`` joined with ``<base href>``."""
+    if not base_href:
+        return url
+    try:
+        return urljoin(url, base_href.strip()) if url else base_href.strip()
+    except ValueError:
+        return url
+
+
+def read_metadata(
+    root: Element,
+    url: str | None = None,
+    *,
+    anchor: Element | None = None,
+    use_extruct: bool = True,
+) -> ArticleMetadata:
+    """The metadata of the page ``root`` (at ``url``) by the rules of the module docstring.
+
+    ``anchor`` is the article's first element (its nearest ``<time>`` is the date of last
+    resort); ``use_extruct=False`` reads as if extruct were not installed. Never raises.
+    """
+    reader = _Reader(root, url, anchor, use_extruct)
+    values: dict[str, str] = {}
+    authors: tuple[str, ...] = ()
+    for name in METADATA_FIELDS:
+        for source in FIELD_SOURCES[name]:
+            found = reader.source(source)
+            if name == "authors" and found.authors:
+                authors = found.authors
+                break
+            if name in found.values:
+                values[name] = found.values[name]
+                break
+    return ArticleMetadata(authors=authors, **values)

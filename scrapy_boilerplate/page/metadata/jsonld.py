@@ -1,0 +1,49 @@
+"""The page's JSON-LD documents, parsed by extruct when it is installed, else by :mod:`json`.
+
+Rules: the JSON-LD scripts found by :mod:`.tags`, at most :data:`MAX_SCRIPTS`, each at most
+:data:`MAX_SCRIPT_CHARS` long; a script that does not parse (malformed, or nested too deep) is
+skipped, the others are still read. Without extruct, a script wrapped in ``<!-- -->`` or
+``<![CDATA[ ]]>`` is unwrapped and control characters in strings are allowed; extruct also
+reads scripts with JavaScript comments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+from ...model.document import Element
+from .extruct_support import ExtructExtractors
+
+__all__ = ["MAX_SCRIPTS", "MAX_SCRIPT_CHARS", "jsonld_documents"]
+
+#: Most JSON-LD scripts read per page.
+MAX_SCRIPTS: Final = 50
+#: Longest JSON-LD script read (characters); a longer one is skipped.
+MAX_SCRIPT_CHARS: Final = 1_000_000
+
+_WRAPPER_START: Final = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)")
+_WRAPPER_END: Final = re.compile(r"(?://\s*)?(?:-->|\]\]>)\s*$")
+
+
+def _loads(text: str) -> Any:
+    """A script's JSON, unwrapped from a comment or CDATA section."""
+    return json.loads(_WRAPPER_END.sub("", _WRAPPER_START.sub("", text)), strict=False)
+
+
+def jsonld_documents(scripts: list[Element], extruct: ExtructExtractors | None) -> list[Any]:
+    """The parsed JSON of each readable one of ``scripts``, in document order."""
+    documents: list[Any] = []
+    for script in scripts[:MAX_SCRIPTS]:
+        text = script.text or ""
+        if not text.strip() or len(text) > MAX_SCRIPT_CHARS:
+            continue
+        try:
+            if extruct is not None:  # extruct reads the script element itself
+                documents.append(list(extruct.jsonld.extract_items(script)))
+            else:
+                documents.append(_loads(text))
+        except Exception:  # malformed JSON (or a bug of extruct's): skip this script
+            continue
+    return documents

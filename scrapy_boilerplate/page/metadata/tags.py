@@ -1,0 +1,76 @@
+"""The page's metadata elements, found in one walk over ``<meta>``, ``<link>``, ``<base>``,
+``<script>`` and ``<time>`` (lxml's tag filter: no XPath over the whole tree per kind).
+
+Rules: a ``<meta>`` with a ``content`` is filed under each of its ``name``, ``property``,
+``http-equiv`` and ``itemprop`` values, lower-cased (``DC.date`` is ``dc.date``); a ``<time>``
+with an ``itemprop`` and a ``datetime`` (``<time itemprop="datePublished">``) is filed under
+its ``itemprop`` too. Values keep page order; at most :data:`MAX_TAGS` elements are read.
+JSON-LD scripts are those whose ``type`` is ``application/ld+json`` (any case, parameters
+allowed).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ...model.document import Element
+
+__all__ = ["MAX_TAGS", "PageTags", "page_tags"]
+
+#: Most elements read per page (of the five tags).
+MAX_TAGS: Final = 5_000
+
+_KEYS: Final = ("name", "property", "http-equiv", "itemprop")
+
+
+class PageTags:
+    """``meta``: values by lower-cased key; ``canonical``: ``<link rel=canonical>`` hrefs;
+    ``base_href``: the first ``<base href>``; ``lang``: the root's ``lang`` attribute;
+    ``jsonld``: the JSON-LD ``<script>`` elements."""
+
+    __slots__ = ("base_href", "canonical", "jsonld", "lang", "meta")
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.meta: dict[str, list[str]] = {}
+        self.canonical: list[str] = []
+        self.base_href: str | None = None
+        self.lang = lang
+        self.jsonld: list[Element] = []
+
+    def values(self, *keys: str) -> list[str]:
+        """The values filed under ``keys``, key by key."""
+        return [value for key in keys for value in self.meta.get(key, ())]
+
+    def add(self, element: Element) -> None:
+        """File ``element`` (one of the five tags) by the rules of the module docstring."""
+        tag = element.tag
+        if tag == "meta" or tag == "time":
+            value = element.get("content" if tag == "meta" else "datetime")
+            if value is not None and (tag == "meta" or element.get("itemprop")):
+                self._file_meta(element, value)
+        elif tag == "link":
+            href = element.get("href")
+            if href is not None and "canonical" in (element.get("rel") or "").lower().split():
+                self.canonical.append(href)
+        elif tag == "script":
+            kind = (element.get("type") or "").strip().lower()
+            if kind.startswith("application/ld+json"):
+                self.jsonld.append(element)
+        elif tag == "base" and self.base_href is None:
+            self.base_href = element.get("href")
+
+    def _file_meta(self, element: Element, value: str) -> None:
+        for attribute in _KEYS:
+            key = element.get(attribute)
+            if key:
+                self.meta.setdefault(key.strip().lower(), []).append(value)
+
+
+def page_tags(root: Element) -> PageTags:
+    """Read the page's metadata elements by the rules of the module docstring."""
+    tags = PageTags(root.get("lang") or root.get("xml:lang"))
+    for count, element in enumerate(root.iter("meta", "link", "base", "script", "time")):
+        if count >= MAX_TAGS:
+            break
+        tags.add(element)
+    return tags
