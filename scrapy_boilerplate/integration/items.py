@@ -3,28 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sized
+from collections.abc import Mapping, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
 from itemadapter import ItemAdapter
 
+from ..model.metadata import ArticleMetadata
 from ..model.result import ExtractionResult
 from .runtime import Runtime
 
-__all__ = ["FillReport", "fill_item", "is_empty", "enrich"]
+__all__ = ["FillReport", "fill_item", "is_empty", "enrich", "metadata_values"]
 
 
 @dataclass
 class FillReport:
     """Which fields were written, kept (already had a value) or missing from the item class,
     and the item to pass on (``item``: the same object, or a filled copy of a frozen dataclass).
+    ``metadata_missing``: the metadata fields missing, apart because they are optional.
     """
 
     item: Any = None
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    metadata_missing: list[str] = field(default_factory=list)
 
 
 def is_empty(value: Any) -> bool:
@@ -39,8 +42,11 @@ def fill_item(
     text_field: str | None,
     title_field: str | None,
     overwrite: bool,
+    metadata_fields: Mapping[str, str] | None = None,
+    zyte_shapes: bool = False,
 ) -> FillReport:
-    """Set the text and title fields of ``item`` (a missing title is left unset).
+    """Set the text and title fields of ``item`` (a missing title is left unset), and the
+    metadata fields named by ``metadata_fields`` (see :func:`metadata_values`).
 
     A field that already holds a non-empty value is kept unless ``overwrite``; a field the item
     class does not declare is reported as missing, never raised. A frozen dataclass cannot be
@@ -65,9 +71,55 @@ def fill_item(
             report.missing.append(name)
         else:
             report.written.append(name)
+    if metadata_fields and result.metadata is not None:
+        metadata = metadata_values(result.metadata, metadata_fields, zyte_shapes)
+        _fill_metadata(adapter, frozen, metadata, overwrite, report)
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
+
+
+def metadata_values(
+    metadata: ArticleMetadata, names: Mapping[str, str], zyte_shapes: bool
+) -> dict[str, Any]:
+    """Item field -> value for each metadata field in ``names`` that has a value (None and no
+    authors are not written). With ``zyte_shapes``, authors are ``[{"name": ...}]`` and the
+    image is ``{"url": ...}``, as in zyte-common-items' ``Article``; else a list of names and
+    a URL."""
+    values: dict[str, Any] = {}
+    for key, name in names.items():
+        value: Any = getattr(metadata, key)
+        if is_empty(value):
+            continue
+        if key == "authors":
+            value = [{"name": author} for author in value] if zyte_shapes else list(value)
+        elif key == "image" and zyte_shapes:
+            value = {"url": value}
+        values[name] = value
+    return values
+
+
+def _fill_metadata(
+    adapter: ItemAdapter,
+    frozen: dict[str, Any] | None,
+    values: Mapping[str, Any],
+    overwrite: bool,
+    report: FillReport,
+) -> None:
+    """Write ``values`` like the text and title, a missing field going to ``metadata_missing``."""
+    for name, value in values.items():
+        if not overwrite and not is_empty(adapter.get(name)):
+            report.kept.append(name)
+            continue
+        if frozen is not None and name not in frozen:
+            report.metadata_missing.append(name)
+            continue
+        try:
+            adapter[name] = value
+        except (KeyError, AttributeError, TypeError):
+            report.metadata_missing.append(name)
+        else:
+            report.written.append(name)
 
 
 def _frozen_fields(item: Any) -> dict[str, Any] | None:
@@ -82,6 +134,10 @@ def _frozen_fields(item: Any) -> dict[str, Any] | None:
 def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
     """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items.
 
+    A missing text or title field is logged (once per item class and field); a missing metadata
+    field is only counted (``items/metadata_field_missing``): item classes often declare just
+    the metadata they want.
+
     Returns the item to pass on (a copy for a frozen dataclass). Never raises: an item that
     rejects the values is passed on as is (``items/errors``).
     """
@@ -93,6 +149,8 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
             text_field=config.text_field,
             title_field=config.title_field,
             overwrite=config.overwrite,
+            metadata_fields=config.metadata_fields,
+            zyte_shapes=config.zyte_shapes,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")
@@ -108,6 +166,8 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
         runtime.inc("items/enriched")
     if report.kept:
         runtime.inc("items/kept_existing")
+    if report.metadata_missing:
+        runtime.inc("items/metadata_field_missing")
     if report.missing:
         runtime.inc("items/field_missing")
         item_class = type(item).__qualname__

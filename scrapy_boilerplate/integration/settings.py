@@ -21,6 +21,7 @@ from .urlpatterns import ACCEPTED, UrlPatternError, UrlRules, normalise_pattern
 __all__ = [
     "DEFAULTS",
     "FIELD_NAME_SETS",
+    "METADATA_FIELD_NAME_SETS",
     "META_DONT_EXTRACT",
     "META_EXTRACTOR",
     "META_OPTIONS",
@@ -47,6 +48,29 @@ FIELD_NAME_SETS: dict[str, tuple[str, str]] = {
     "zyte": ("articleBody", "headline"),
 }
 
+#: Item field names of the article metadata (:class:`~scrapy_boilerplate.model.metadata.
+#: ArticleMetadata` field -> item field) selected by ``BOILERPLATE_FIELD_NAMES``.
+METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
+    "default": {
+        "published": "article_published",
+        "modified": "article_modified",
+        "authors": "article_authors",
+        "language": "article_language",
+        "canonical_url": "article_canonical_url",
+        "description": "article_description",
+        "image": "article_image",
+    },
+    "zyte": {
+        "published": "datePublished",
+        "modified": "dateModified",
+        "authors": "authors",
+        "language": "inLanguage",
+        "canonical_url": "canonicalUrl",
+        "description": "description",
+        "image": "mainImage",
+    },
+}
+
 #: Every setting with its default (the add-on sets these with the ``addon`` priority).
 DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_ENABLED": True,
@@ -67,6 +91,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_TIMEOUT": 5.0,
     "BOILERPLATE_EXTRACT": "on-demand",
     "BOILERPLATE_ITEM_POLICY": "url",
+    "BOILERPLATE_METADATA_FIELDS": True,
 }
 
 #: ``BOILERPLATE_EXTRACT`` values: extract when something asks for the article, or always.
@@ -209,6 +234,10 @@ class BoilerplateConfig:
     timeout: float
     on_demand: bool
     item_policy: str
+    #: Metadata field -> item field (empty: ``BOILERPLATE_METADATA_FIELDS`` is off).
+    metadata_fields: Mapping[str, str] = field(default_factory=dict)
+    #: Whether metadata values take zyte-common-items shapes (``BOILERPLATE_FIELD_NAMES="zyte"``).
+    zyte_shapes: bool = False
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -243,6 +272,12 @@ class BoilerplateConfig:
             timeout=_seconds(settings, "BOILERPLATE_TIMEOUT"),
             on_demand=_one_of(settings, "BOILERPLATE_EXTRACT", EXTRACT_MODES) == "on-demand",
             item_policy=_one_of(settings, "BOILERPLATE_ITEM_POLICY", ITEM_POLICIES),
+            metadata_fields=(
+                METADATA_FIELD_NAME_SETS[field_names]
+                if _bool(settings, "BOILERPLATE_METADATA_FIELDS")
+                else {}
+            ),
+            zyte_shapes=field_names == "zyte",
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
