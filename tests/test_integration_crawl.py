@@ -282,6 +282,86 @@ def test_zyte_field_names_with_one_setting(site: str) -> Crawl:
     assert "article_text" not in item
 
 
+@pytest_twisted.inlineCallbacks
+def test_metadata_fields_with_default_names_from_worker_processes(site: str) -> Crawl:
+    result = yield crawl(settings(BOILERPLATE_PROCESSES=1), urls=[site + "article-metadata.html"])
+    [item] = result.items
+    assert expected("article-metadata.html").metadata is not None
+    assert {key: value for key, value in item.items() if key.startswith("article_")} == {
+        "article_text": expected("article-metadata.html").text,
+        "article_title": "Beavers build a dam on the Mulde",
+        "article_published": "2025-04-02T07:30:00+02:00",
+        "article_modified": "2025-04-03T12:00:00+00:00",
+        "article_authors": ["Anna Weber", "Ben Ode"],
+        "article_language": "en-GB",
+        "article_canonical_url": site + "news/beavers-mulde",
+        "article_description": "The first beaver dam on the Mulde in a century.",
+        "article_image": site + "img/beaver-dam.jpg",
+    }
+
+
+@pytest_twisted.inlineCallbacks
+def test_metadata_fields_with_zyte_names_and_shapes(site: str) -> Crawl:
+    result = yield crawl(
+        settings(BOILERPLATE_FIELD_NAMES="zyte"), urls=[site + "article-metadata.html"]
+    )
+    [item] = result.items
+    assert item["datePublished"] == "2025-04-02T07:30:00+02:00"
+    assert item["dateModified"] == "2025-04-03T12:00:00+00:00"
+    assert item["authors"] == [{"name": "Anna Weber"}, {"name": "Ben Ode"}]
+    assert item["inLanguage"] == "en-GB"
+    assert item["canonicalUrl"] == site + "news/beavers-mulde"
+    assert item["description"] == "The first beaver dam on the Mulde in a century."
+    assert item["mainImage"] == {"url": site + "img/beaver-dam.jpg"}
+
+
+@pytest_twisted.inlineCallbacks
+def test_metadata_fields_switched_off_and_missing_values_not_written(site: str) -> Crawl:
+    off = yield crawl(
+        settings(BOILERPLATE_METADATA_FIELDS=False), urls=[site + "article-metadata.html"]
+    )
+    assert set(off.items[0]) == {"url", "article_text", "article_title"}
+    plain = yield crawl(settings(), urls=[site + "article.html"])  # only <html lang>
+    assert set(plain.items[0]) == {"url", "article_text", "article_title", "article_language"}
+
+
+@pytest_twisted.inlineCallbacks
+def test_item_class_without_metadata_fields_is_counted_quietly(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "article-metadata.html", site + "article.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(), urls=urls, make_item=lambda url: ArticleItem(url=url))
+    assert all(item["article_text"] for item in result.items)
+    assert result.stats["boilerplate/items/metadata_field_missing"] == 2
+    assert "boilerplate/items/field_missing" not in result.stats
+    assert not [r for r in caplog.records if "has no field" in r.getMessage()]
+
+
+@dataclass
+class MetadataDataclass:
+    url: str
+    article_text: str | None = None
+    article_published: str | None = None
+    article_authors: list[str] | None = None
+
+
+@pytest_twisted.inlineCallbacks
+def test_declared_metadata_fields_are_filled_and_kept_unless_overwrite(site: str) -> Crawl:
+    def make(url: str) -> MetadataDataclass:
+        return MetadataDataclass(url=url, article_published="set by the spider")
+
+    urls = [site + "article-metadata.html"]
+    kept = yield crawl(settings(BOILERPLATE_TITLE_FIELD=""), urls=urls, make_item=make)
+    replaced = yield crawl(
+        settings(BOILERPLATE_TITLE_FIELD="", BOILERPLATE_OVERWRITE=True), urls=urls, make_item=make
+    )
+    assert kept.items[0].article_published == "set by the spider"
+    assert kept.items[0].article_authors == ["Anna Weber", "Ben Ode"]
+    assert replaced.items[0].article_published == "2025-04-02T07:30:00+02:00"
+    assert kept.stats["boilerplate/items/metadata_field_missing"] == 1  # e.g. article_image
+
+
 class ZyteSpider(SiteSpider):
     custom_settings = {  # noqa: RUF012 - Scrapy's own convention
         "BOILERPLATE_FIELD_NAMES": "zyte",
@@ -297,7 +377,7 @@ def test_per_spider_custom_settings(site: str) -> Crawl:
     crawler = runner.create_crawler(ZyteSpider)
     result = CrawlResult(crawler)
     yield runner.crawl(crawler, urls=[site + "article.html"])
-    assert set(result.items[0]) == {"url", "articleBody"}
+    assert set(result.items[0]) == {"url", "articleBody", "inLanguage"}  # <html lang="en">
 
 
 @pytest_twisted.inlineCallbacks

@@ -1,4 +1,5 @@
-"""ExtractionResult: pickling keeps everything, and defers the blocks until they are read."""
+"""ExtractionResult: pickling keeps everything, and defers the blocks until they are read; every
+extractor fills the article metadata."""
 
 from __future__ import annotations
 
@@ -6,13 +7,22 @@ import pickle
 
 import pytest
 
-from scrapy_boilerplate import extract
+from scrapy_boilerplate import ArticleMetadata, available_extractors, extract
 from scrapy_boilerplate.model.result import ExtractionResult
 
 PAGE = (
-    "<html><head><title>Site | Story</title></head><body><nav><a href='/'>Home</a></nav>"
-    "<article><h1>Story</h1><p>" + "A sentence with enough words to be content. " * 8 + "</p>"
-    "</article><footer>Contact us</footer></body></html>"
+    "<html lang='en'><head><title>Site | Story</title>"
+    "<meta name='author' content='Anna Weber'><link rel='canonical' href='/story'></head>"
+    "<body><nav><a href='/'>Home</a><time datetime='2020-01-01'>old</time></nav>"
+    "<article><h1>Story</h1><time datetime='2025-03-03T08:00:00Z'>3 March</time><p>"
+    + "A sentence with enough words to be content. " * 8
+    + "</p></article><footer>Contact us</footer></body></html>"
+)
+METADATA = ArticleMetadata(
+    published="2025-03-03T08:00:00+00:00",  # the <time> of the article, not of the menu
+    authors=("Anna Weber",),
+    language="en",
+    canonical_url="http://example.com/story",
 )
 
 
@@ -57,3 +67,33 @@ def test_unknown_attributes_still_raise() -> None:
     copy = pickle.loads(pickle.dumps(picklable_result()))
     with pytest.raises(AttributeError, match="no_such_attribute"):
         copy.no_such_attribute  # noqa: B018
+
+
+def test_metadata_survives_pickling_and_is_in_the_dict() -> None:
+    result = picklable_result()
+    assert result.metadata == METADATA
+    assert pickle.loads(pickle.dumps(result)).metadata == METADATA
+    assert result.to_dict(include_blocks=False)["metadata"] == {
+        "published": "2025-03-03T08:00:00+00:00",
+        "modified": None,
+        "authors": ["Anna Weber"],
+        "language": "en",
+        "canonical_url": "http://example.com/story",
+        "description": None,
+        "image": None,
+    }
+
+
+def test_metadata_is_not_read_when_switched_off() -> None:
+    result = extract(PAGE, "http://example.com/story", metadata=False)
+    assert result.metadata is None
+    assert result.to_dict(include_blocks=False)["metadata"] is None
+    assert result.text == picklable_result().text
+
+
+@pytest.mark.parametrize("name", sorted(available_extractors()))
+def test_every_extractor_reads_the_metadata(name: str) -> None:
+    result = extract(PAGE, "http://example.com/story", extractor=name)
+    assert result.metadata is not None
+    assert result.metadata.canonical_url == METADATA.canonical_url
+    assert result.metadata.authors == METADATA.authors

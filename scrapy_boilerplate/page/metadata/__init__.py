@@ -15,8 +15,9 @@ The canonical URL is the exception: ``<link rel="canonical">`` comes first (it i
 own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
 
 URLs are resolved against the page URL (joined with ``<base href>``). extruct (the
-``metadata`` extra) parses JSON-LD and microdata when installed (``use_extruct``); without it
-JSON-LD is parsed with :mod:`json` and microdata is not read. Reading never raises: a source
+``metadata`` extra), when installed, reads microdata and the JSON-LD scripts :mod:`json` cannot
+parse (JavaScript comments); without it microdata is not read. extruct's OpenGraph extractor is
+not used (see :mod:`.opengraph`). Reading never raises: a source
 that fails (malformed or hostile markup, a bug) contributes nothing, and the others still count.
 """
 

@@ -1,10 +1,11 @@
-"""The page's JSON-LD documents, parsed by extruct when it is installed, else by :mod:`json`.
+"""The page's JSON-LD documents, parsed by :mod:`json`, and by extruct when that fails.
 
 Rules: the JSON-LD scripts found by :mod:`.tags`, at most :data:`MAX_SCRIPTS`, each at most
 :data:`MAX_SCRIPT_CHARS` long; a script that does not parse (malformed, or nested too deep) is
-skipped, the others are still read. Without extruct, a script wrapped in ``<!-- -->`` or
-``<![CDATA[ ]]>`` is unwrapped and control characters in strings are allowed; extruct also
-reads scripts with JavaScript comments.
+skipped, the others are still read. A script wrapped in ``<!-- -->`` or ``<![CDATA[ ]]>`` is
+unwrapped and control characters in strings are allowed; when :mod:`json` cannot parse a script
+and extruct is installed, extruct's JSON-LD extractor tries it (it also reads JavaScript
+comments).
 """
 
 from __future__ import annotations
@@ -40,10 +41,17 @@ def jsonld_documents(scripts: list[Element], extruct: ExtructExtractors | None) 
         if not text.strip() or len(text) > MAX_SCRIPT_CHARS:
             continue
         try:
-            if extruct is not None:  # extruct reads the script element itself
-                documents.append(list(extruct.jsonld.extract_items(script)))
-            else:
-                documents.append(_loads(text))
+            documents.append(_parse(script, text, extruct))
         except Exception:  # malformed JSON (or a bug of extruct's): skip this script
             continue
     return documents
+
+
+def _parse(script: Element, text: str, extruct: ExtructExtractors | None) -> Any:
+    """The script's JSON by :func:`_loads`, else by extruct (which strips JavaScript comments)."""
+    try:
+        return _loads(text)
+    except ValueError:
+        if extruct is None:
+            raise
+    return list(extruct.jsonld.extract_items(script))
