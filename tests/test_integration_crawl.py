@@ -362,6 +362,27 @@ def test_declared_metadata_fields_are_filled_and_kept_unless_overwrite(site: str
     assert kept.stats["boilerplate/items/metadata_field_missing"] == 1  # e.g. article_image
 
 
+@dataclass(frozen=True)
+class FrozenMetadataItem:
+    url: str
+    article_text: str | None = None
+    article_published: str | None = None
+
+
+@pytest_twisted.inlineCallbacks
+def test_frozen_dataclass_gets_its_declared_metadata_fields(site: str) -> Crawl:
+    result = yield crawl(
+        settings(BOILERPLATE_TITLE_FIELD=""),
+        urls=[site + "article-metadata.html"],
+        make_item=lambda url: FrozenMetadataItem(url=url),
+    )
+    [item] = result.items
+    assert item.article_published == "2025-04-02T07:30:00+02:00"
+    assert item.article_text == expected("article-metadata.html").text
+    assert result.stats["boilerplate/items/metadata_field_missing"] == 1
+    assert "boilerplate/items/errors" not in result.stats
+
+
 class ZyteSpider(SiteSpider):
     custom_settings = {  # noqa: RUF012 - Scrapy's own convention
         "BOILERPLATE_FIELD_NAMES": "zyte",

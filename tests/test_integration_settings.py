@@ -39,6 +39,15 @@ def test_field_names() -> None:
         config(BOILERPLATE_FIELD_NAMES="schema")
 
 
+def test_metadata_field_names() -> None:
+    default = config()
+    assert default.metadata_fields["published"] == "article_published"
+    assert not default.zyte_shapes
+    zyte = config(BOILERPLATE_FIELD_NAMES="zyte")
+    assert zyte.metadata_fields["image"] == "mainImage" and zyte.zyte_shapes
+    assert config(BOILERPLATE_METADATA_FIELDS="False").metadata_fields == {}
+
+
 def test_domain_override_matching() -> None:
     conf = config(
         BOILERPLATE_DOMAIN_OVERRIDES={
@@ -138,6 +147,7 @@ def test_options_are_inherited_only_by_the_same_extractor() -> None:
         ({"BOILERPLATE_PROCESSES": "many"}, 'BOILERPLATE_PROCESSES must be .* \\(or "auto"\\)'),
         ({"BOILERPLATE_OVERWRITE": "maybe"}, "BOILERPLATE_OVERWRITE"),
         ({"BOILERPLATE_TEXT_FIELD": 3}, "BOILERPLATE_TEXT_FIELD"),
+        ({"BOILERPLATE_METADATA_FIELDS": "some"}, "BOILERPLATE_METADATA_FIELDS"),
     ],
 )
 def test_bad_values_name_the_setting(values: dict[str, object], named: str) -> None:

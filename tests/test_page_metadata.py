@@ -84,7 +84,8 @@ def test_jsonld_author_forms(use_extruct: bool) -> None:
 def test_jsonld_list_of_documents_and_typed_urls(use_extruct: bool) -> None:
     data = jsonld(
         """[{"@type": "BreadcrumbList", "description": "crumbs"},
-            {"@type": ["http://schema.org/ReportageNewsArticle"], "description": "Otters &amp; cubs",
+            {"@type": ["http://schema.org/ReportageNewsArticle"],
+             "description": "Otters &amp; cubs",
              "inLanguage": {"@type": "Language", "name": "English", "alternateName": "en"}}]"""
     )
     found = read(page(data), use_extruct)
