@@ -1,6 +1,7 @@
 """The ``scrapy-boilerplate`` command line.
 
-``extract FILE|-`` prints a page's title and article text (``--json`` for the full result,
+``extract FILE|-`` prints a page's title and article text (``--metadata`` adds a ``name: value``
+line per metadata field the page has, after the title; ``--json`` for the full result,
 ``--highlight OUT.html`` for the page with its blocks marked); ``extract-dir DIR --out
 PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
 ``{"<id>": {"articleBody": ..., "headline": ...}}``.
@@ -23,6 +24,7 @@ from typing import Any
 
 from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
+from .model.metadata import ArticleMetadata
 from .output.highlight import highlight_html
 from .page.files import html_files, read_html
 
@@ -83,9 +85,18 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
         else:
             print(result.title or "")
+            if args.metadata:
+                _print_metadata(result.metadata)
             print()
             print(result.text)
     return status
+
+
+def _print_metadata(metadata: ArticleMetadata | None) -> None:
+    """One ``name: value`` line per field with a value (authors joined by ``; ``)."""
+    for name, value in (metadata.to_dict() if metadata else {}).items():
+        if value:
+            print(f"{name}: {'; '.join(value) if isinstance(value, list) else value}")
 
 
 def _extract_one(job: tuple[str, str, str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
@@ -141,6 +152,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     extract.add_argument("--url", help="the page's URL")
     extract.add_argument("--json", action="store_true", help="print the result as JSON")
+    extract.add_argument(
+        "--metadata", action="store_true", help="also print the metadata, after the title"
+    )
     extract.add_argument(
         "--no-blocks", action="store_true", help="with --json: leave out the blocks"
     )

@@ -21,6 +21,20 @@ def test_extract_prints_title_then_text(capsys: pytest.CaptureFixture[str]) -> N
     assert "harbour bridge reopened" in text
 
 
+def test_extract_prints_metadata_after_the_title_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<html lang="en"><head><title>Otters</title><meta name="author" content="Anna Weber">'
+        '<meta name="author" content="Ben Ode"></head><body><p>Text.</p></body></html>',
+        encoding="utf-8",
+    )
+    assert main(["extract", "--metadata", str(page)]) == 0
+    head, _, _ = capsys.readouterr().out.partition("\n\n")
+    assert head.splitlines() == ["Otters", "authors: Anna Weber; Ben Ode", "language: en"]
+
+
 def test_extract_json_has_blocks(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(
