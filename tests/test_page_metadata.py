@@ -10,6 +10,7 @@ import scrapy_boilerplate.page.metadata as metadata_module
 from scrapy_boilerplate.model.metadata import ArticleMetadata
 from scrapy_boilerplate.page.metadata import extruct_available, read_metadata
 from scrapy_boilerplate.page.metadata.fallbacks import nearest_time
+from scrapy_boilerplate.page.metadata.microdata import MAX_DEPTH, MAX_ITEMS, readable
 from scrapy_boilerplate.page.metadata.values import (
     MAX_TEXT_CHARS,
     clean_date,
@@ -162,6 +163,26 @@ def test_jsonld_wins_over_microdata() -> None:
     found = read(page(data, MICRODATA), use_extruct=True)
     assert found.published == "2025-01-01"
     assert found.authors == ("Anna Weber",)  # what JSON-LD lacks comes from microdata
+
+
+def nested_items(depth: int) -> str:
+    item = '<div itemscope itemtype="https://schema.org/Thing"><span itemprop="part">'
+    return item * depth + "x" + "</span></div>" * depth
+
+
+def test_deep_or_crowded_microdata_is_not_read() -> None:
+    assert readable(parse_html(page(body=nested_items(MAX_DEPTH))))
+    assert not readable(parse_html(page(body=nested_items(MAX_DEPTH + 1))))
+    flat = '<span itemscope itemtype="https://schema.org/Thing"></span>'
+    assert readable(parse_html(page(body=flat * MAX_ITEMS)))
+    assert not readable(parse_html(page(body=flat * (MAX_ITEMS + 1))))
+
+
+def test_deep_microdata_does_not_hide_the_other_sources() -> None:
+    if not extruct_available():
+        pytest.skip("extruct (the metadata extra) is not installed")
+    found = read(page(OPENGRAPH, nested_items(1000)), use_extruct=True)
+    assert found.published == "2025-03-03T08:15:00+01:00"
 
 
 # -- OpenGraph and plain HTML --------------------------------------------------------------------

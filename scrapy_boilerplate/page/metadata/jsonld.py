@@ -5,7 +5,7 @@ Rules: the JSON-LD scripts found by :mod:`.tags`, at most :data:`MAX_SCRIPTS`, e
 skipped, the others are still read. A script wrapped in ``<!-- -->`` or ``<![CDATA[ ]]>`` is
 unwrapped and control characters in strings are allowed; when :mod:`json` cannot parse a script
 and extruct is installed, extruct's JSON-LD extractor tries it (it also reads JavaScript
-comments).
+comments) if it is at most :data:`MAX_EXTRUCT_SCRIPT_CHARS` long.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from typing import Any, Final
 from ...model.document import Element
 from .extruct_support import ExtructExtractors
 
-__all__ = ["MAX_SCRIPTS", "MAX_SCRIPT_CHARS", "jsonld_documents"]
+__all__ = ["MAX_SCRIPTS", "MAX_SCRIPT_CHARS", "MAX_EXTRUCT_SCRIPT_CHARS", "jsonld_documents"]
 
 #: Most JSON-LD scripts read per page.
 MAX_SCRIPTS: Final = 50
 #: Longest JSON-LD script read (characters); a longer one is skipped.
 MAX_SCRIPT_CHARS: Final = 1_000_000
+#: Longest script handed to extruct when :mod:`json` fails (its comment stripper is slow).
+MAX_EXTRUCT_SCRIPT_CHARS: Final = 100_000
 
 _WRAPPER_START: Final = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)")
 _WRAPPER_END: Final = re.compile(r"(?://\s*)?(?:-->|\]\]>)\s*$")
@@ -52,6 +54,6 @@ def _parse(script: Element, text: str, extruct: ExtructExtractors | None) -> Any
     try:
         return _loads(text)
     except ValueError:
-        if extruct is None:
+        if extruct is None or len(text) > MAX_EXTRUCT_SCRIPT_CHARS:
             raise
     return list(extruct.jsonld.extract_items(script))

@@ -1,20 +1,47 @@
 """The page's microdata items (through extruct), as schema.org objects shaped like JSON-LD.
 
 An item ``{"type": T, "properties": {...}}`` becomes ``{"@type": T, ...}``, nested items
-alike, at most :data:`MAX_DEPTH` items deep (deeper ones are left out).
+alike. extruct's work grows with the cube of the item nesting depth (200 nested items take
+seconds), so a page with more than :data:`MAX_ITEMS` items, or an item nested more than
+:data:`MAX_DEPTH` deep, is not read at all.
 """
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Final
+
+from lxml import etree
 
 from ...model.document import Element
 from .extruct_support import ExtructExtractors
 
-__all__ = ["MAX_DEPTH", "microdata_documents"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "readable", "microdata_documents"]
 
-#: Deepest nested item converted.
+#: Deepest item nesting read (an item inside an item inside an item... counts each level).
 MAX_DEPTH: Final = 8
+#: Most items (``itemscope`` elements) of a page that is read.
+MAX_ITEMS: Final = 500
+#: How many ancestors of an item are searched for the item holding it.
+_MAX_ANCESTORS: Final = 100
+
+_ITEMS: Final = etree.XPath("//*[@itemscope]")
+
+
+def readable(root: Element) -> bool:
+    """Whether the page's items are few and shallow enough for extruct (see above)."""
+    found = _ITEMS(root)
+    items = found if isinstance(found, list) else []
+    if len(items) > MAX_ITEMS:
+        return False
+    depths: dict[Any, int] = {}
+    for item in items:
+        ancestors = islice(item.iterancestors(), _MAX_ANCESTORS)  # type: ignore[union-attr]
+        depth = 1 + next((depths[a] for a in ancestors if a in depths), 0)
+        if depth > MAX_DEPTH:
+            return False
+        depths[item] = depth
+    return True
 
 
 def _as_schema(value: Any, depth: int) -> Any:
@@ -36,6 +63,9 @@ def _as_schema(value: Any, depth: int) -> Any:
 def microdata_documents(
     root: Element, base_url: str | None, extruct: ExtructExtractors
 ) -> list[Any]:
-    """The page's top-level microdata items as schema.org objects (URLs resolved)."""
+    """The page's top-level microdata items as schema.org objects (URLs resolved); none if the
+    page is not :func:`readable`."""
+    if not readable(root):
+        return []
     items = extruct.microdata.extract_items(root, base_url)
     return [_as_schema(item, 0) for item in items]
