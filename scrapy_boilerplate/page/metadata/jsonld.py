@@ -32,7 +32,12 @@ _WRAPPER_END: Final = re.compile(r"(?://\s*)?(?:-->|\]\]>)\s*$")
 
 def _loads(text: str) -> Any:
     """A script's JSON, unwrapped from a comment or CDATA section."""
-    return json.loads(_WRAPPER_END.sub("", _WRAPPER_START.sub("", text)), strict=False)
+    text = text.strip()
+    if text[:1] in ("<", "/"):  # the patterns would scan the whole script otherwise
+        text = _WRAPPER_START.sub("", text)
+    if text.endswith(">"):
+        text = _WRAPPER_END.sub("", text)
+    return json.loads(text, strict=False)
 
 
 def jsonld_documents(scripts: list[Element], extruct: ExtructExtractors | None) -> list[Any]:
