@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from scrapy.settings import BaseSettings
+from scrapy.utils.misc import load_object
 
 from .contracts import BoilerplateContract
 from .downloadermiddleware import BoilerplateDownloaderMiddleware
@@ -25,6 +28,9 @@ DOWNLOADER_MIDDLEWARE_PRIORITY = 545
 #: Above the built-in spider middlewares (the last, DepthMiddleware, is 900): items are filled
 #: as soon as the callback yields them, before user middlewares with lower numbers see them.
 SPIDER_MIDDLEWARE_PRIORITY = 950
+#: The scrapy-poet provider of the page object's input (by path: scrapy-poet is optional).
+POET_PROVIDER = "scrapy_boilerplate.integration.poet.BoilerplateArticleProvider"
+POET_PROVIDER_PRIORITY = 700
 #: Early, so storage pipelines (conventionally 300+) see the filled fields.
 PIPELINE_PRIORITY = 100
 #: The ``@boilerplate`` contract (the order of contracts does not matter to ``scrapy check``).
@@ -36,8 +42,10 @@ class Addon:
     ``BOILERPLATE_*`` defaults with the ``addon`` priority: values in ``settings.py``,
     ``custom_settings`` or ``-s`` win, and a component the user already listed keeps its order.
 
-    Before any crawler exists it also registers the ``@boilerplate`` contract in
-    ``SPIDER_CONTRACTS``, which ``scrapy check`` reads from the project settings.
+    With scrapy-poet installed it registers the page input provider of
+    :class:`~scrapy_boilerplate.integration.poet.BoilerplateArticlePage` in
+    ``SCRAPY_POET_PROVIDERS``. Before any crawler exists it also registers the ``@boilerplate``
+    contract in ``SPIDER_CONTRACTS``, which ``scrapy check`` reads from the project settings.
     """
 
     @classmethod
@@ -60,3 +68,7 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", BoilerplatePipeline, PIPELINE_PRIORITY
         )
+        if all(importlib.util.find_spec(name) for name in ("scrapy_poet", "zyte_common_items")):
+            settings.setdefault_in_component_priority_dict(
+                "SCRAPY_POET_PROVIDERS", load_object(POET_PROVIDER), POET_PROVIDER_PRIORITY
+            )

@@ -1,0 +1,102 @@
+"""scrapy-poet: BoilerplateArticlePage in a real crawl with scrapy-poet's add-on."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import integration_support
+import pytest
+import pytest_twisted
+import scrapy
+from integration_support import SITE, CrawlResult, base_settings
+from scrapy.crawler import CrawlerRunner
+from twisted.internet import defer
+
+from scrapy_boilerplate import extract
+
+pytest.importorskip("scrapy_poet")
+pytest.importorskip("zyte_common_items")
+
+from zyte_common_items import Article, Author, Image  # noqa: E402
+
+from scrapy_boilerplate.integration.poet import BoilerplateArticlePage, _zyte_date  # noqa: E402
+
+site = integration_support.site
+Crawl = Generator[Any, Any, None]
+
+
+class PageObjectSpider(scrapy.Spider):
+    name = "poet"
+
+    def __init__(self, urls: list[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.urls = urls
+
+    async def start(self) -> Any:
+        for url in self.urls:
+            yield scrapy.Request(url)
+
+    async def parse(self, response: scrapy.http.Response, page: BoilerplateArticlePage) -> Any:
+        yield await page.to_item()
+
+
+def poet_settings(**overrides: Any) -> dict[str, Any]:
+    settings = base_settings(BOILERPLATE_EXTRACTOR="article", **overrides)
+    settings["ADDONS"] = {"scrapy_poet.Addon": 300, "scrapy_boilerplate.Addon": 310}
+    return settings
+
+
+@defer.inlineCallbacks
+def run(urls: list[str], **overrides: Any) -> Any:
+    runner = CrawlerRunner(poet_settings(**overrides))
+    crawler = runner.create_crawler(PageObjectSpider)
+    result = CrawlResult(crawler)
+    yield runner.crawl(crawler, urls=urls)
+    return result
+
+
+@pytest.mark.parametrize("processes", [0, 1], ids=["threads", "processes"])
+@pytest_twisted.inlineCallbacks
+def test_the_page_object_returns_an_article_with_text_title_and_metadata(
+    site: str, processes: int
+) -> Crawl:
+    url = site + "article-metadata.html"
+    result = yield run([url], BOILERPLATE_PROCESSES=processes, BOILERPLATE_FIELD_NAMES="zyte")
+    [item] = result.items
+    assert isinstance(item, Article)
+    expected = extract((SITE / "article-metadata.html").read_bytes(), url, extractor="article")
+    assert item.url == url
+    assert item.articleBody == expected.text and item.articleBody
+    assert item.headline == expected.title
+    metadata = expected.metadata
+    assert metadata is not None and metadata.authors
+    assert item.authors == [Author(name=name) for name in metadata.authors]
+    assert item.datePublishedRaw == metadata.published
+    assert item.datePublished == _zyte_date(metadata.published)
+    assert item.inLanguage == metadata.language
+    assert item.canonicalUrl == metadata.canonical_url
+    assert item.mainImage == (Image(url=metadata.image) if metadata.image else None)
+    assert result.stats["boilerplate/responses/processed"] == 1  # one extraction, shared
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_page_the_crawl_does_not_extract_gives_an_article_without_body(site: str) -> Crawl:
+    result = yield run([site + "plain-html.txt"])
+    [item] = result.items
+    assert isinstance(item, Article) and item.articleBody is None and item.headline is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-03-05", "2024-03-05T00:00:00Z"),
+        ("2024-03-05T10:00:00+01:00", "2024-03-05T10:00:00+01:00"),
+        ("2024-03-05T10:00:00Z", "2024-03-05T10:00:00Z"),
+        ("2024-03-05T10:00:00.123", "2024-03-05T10:00:00Z"),
+        ("March 5, 2024", None),
+        (None, None),
+    ],
+)
+def test_dates_take_the_zyte_common_items_format(value: str | None, expected: str | None) -> None:
+    assert _zyte_date(value) == expected
