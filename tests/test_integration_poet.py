@@ -18,9 +18,9 @@ from scrapy_boilerplate import extract
 pytest.importorskip("scrapy_poet")
 pytest.importorskip("zyte_common_items")
 
-from zyte_common_items import Article, Author, Image  # noqa: E402
+from zyte_common_items import Article, Author, Image
 
-from scrapy_boilerplate.integration.poet import BoilerplateArticlePage, _zyte_date  # noqa: E402
+from scrapy_boilerplate.integration.poet import BoilerplateArticlePage, _zyte_date
 
 site = integration_support.site
 Crawl = Generator[Any, Any, None]
