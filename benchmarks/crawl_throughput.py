@@ -34,6 +34,8 @@ ADDON = {"ADDONS": {"scrapy_boilerplate.Addon": 300}}
 MODES: dict[str, dict[str, Any]] = {
     "baseline": {},
     "addon-default": ADDON,
+    "addon-eager": {**ADDON, "BOILERPLATE_EXTRACT": "always"},
+    "addon-bigslot": {**ADDON, "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 50_000_000},
     "addon-inline": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 0},
     "addon-1-thread": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 1},
     "addon-2-threads": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 2},

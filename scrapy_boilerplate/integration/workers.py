@@ -5,9 +5,11 @@ run elsewhere, with a time limit per call counted from the moment a worker start
 
 :class:`ProcessWorkers` forks N worker processes from the reactor thread and talks to each over
 its own socket pair, read and written by the reactor without blocking (no shared queue, no
-lock, no manager thread). A worker runs one call at a time, so:
+lock, no manager thread). A worker runs one call at a time, with the next one waiting in its
+socket so that it never idles between calls, so:
 
-* a worker that dies (SIGKILL, out of memory, a crash) costs only the call it was running;
+* a worker that dies (SIGKILL, out of memory, a crash) costs only the call it was running (the
+  waiting one goes back to the queue, unstarted);
   that call is run once more on a fresh worker, and fails with :class:`WorkerDiedError` if it
   kills that one too (it may be what kills them);
 * a call over the time limit fails with :class:`ExtractionTimeoutError`; its worker is killed and
@@ -58,6 +60,10 @@ __all__ = [
 ]
 
 _HEADER = struct.Struct("!Q")  # frame length in bytes, big-endian
+#: Calls given to one worker at a time: one running, one waiting in its socket.
+CALLS_PER_WORKER = 2
+#: Socket buffer size (bytes): a page and its result fit, so neither side waits on the other.
+_SOCKET_BUFFER = 4 * 1024 * 1024
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -165,6 +171,10 @@ class _Channel(protocol.Protocol):
         transport: Any = self.transport
         transport.write(_HEADER.pack(len(payload)) + payload)
 
+    def connectionMade(self) -> None:  # noqa: N802 (Twisted API)
+        transport: Any = self.transport
+        transport.bufferSize = _SOCKET_BUFFER  # read a whole result at once
+
     def dataReceived(self, data: bytes) -> None:  # noqa: N802 (Twisted API)
         self._buffer += data
         while True:
@@ -185,29 +195,36 @@ class _Channel(protocol.Protocol):
 
 
 class _Worker:
-    """One worker process, its channel, and the call it runs (at most one)."""
+    """One worker process, its channel, and its calls: the first runs, the next waits in its
+    socket (so the worker never idles between calls), at most ``CALLS_PER_WORKER`` in all."""
 
     def __init__(self, pool: ProcessWorkers, process: multiprocessing.process.BaseProcess) -> None:
         self.pool = pool
         self.process = process
         self.channel = _Channel(self)
-        self.call: _Call | None = None
+        self.calls: deque[_Call] = deque()
         self.timer: DelayedCall | None = None
         self.alive = True
 
-    def run(self, call: _Call) -> None:
-        self.call = call
-        call.attempts += 1
+    def send(self, call: _Call) -> None:
+        self.calls.append(call)
         self.channel.send(call.payload)
-        if self.pool.timeout:
-            self.timer = self.pool.reactor.callLater(self.pool.timeout, self.pool.timed_out, self)
+        if len(self.calls) == 1:
+            self._started()
 
     def replied(self, frame: bytes) -> None:
-        call, self.call = self.call, None
         self._cancel_timer()
-        if call is None:
+        if not self.calls:
             return
+        call = self.calls.popleft()
+        if self.calls:
+            self._started()
         self.pool.finished(self, call, frame)
+
+    def take_calls(self) -> tuple[_Call | None, list[_Call]]:
+        """The running call and the waiting ones, removed from this worker."""
+        calls, self.calls = list(self.calls), deque()
+        return (calls[0] if calls else None), calls[1:]
 
     def lost(self) -> None:
         if self.alive:
@@ -229,6 +246,12 @@ class _Worker:
     def reap(self) -> None:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             self.process.join(5)
+
+    def _started(self) -> None:
+        """The first call starts running now: count its attempt, start its clock."""
+        self.calls[0].attempts += 1
+        if self.pool.timeout:
+            self.timer = self.pool.reactor.callLater(self.pool.timeout, self.pool.timed_out, self)
 
     def _cancel_timer(self) -> None:
         if self.timer is not None and self.timer.active():
@@ -292,10 +315,9 @@ class ProcessWorkers:
         self.closed = True
         workers, self._workers = self._workers, []
         for worker in workers:
-            call, worker.call = worker.call, None
+            running, waiting = worker.take_calls()
             worker.kill()
-            if call is not None:
-                self._pending.appendleft(call)
+            self._pending.extendleft(reversed([running, *waiting] if running else waiting))
         self._fail_pending(PoolClosedError("the worker pool was closed"))
 
     @property
@@ -319,7 +341,8 @@ class ProcessWorkers:
     def died(self, worker: _Worker) -> None:
         self._forget(worker)
         worker.reap()
-        call, worker.call = worker.call, None
+        call, waiting = worker.take_calls()
+        self._pending.extendleft(reversed(waiting))  # never started: they go first, as they were
         detail = f"exit code {worker.process.exitcode}"
         self.on_event("died", call.url if call else None, detail)
         self._deaths_in_a_row += 1
@@ -336,8 +359,9 @@ class ProcessWorkers:
             call.deferred.errback(WorkerDiedError(f"the worker died twice on this page ({detail})"))
 
     def timed_out(self, worker: _Worker) -> None:
-        call, worker.call = worker.call, None
         worker.timer = None
+        call, waiting = worker.take_calls()
+        self._pending.extendleft(reversed(waiting))
         self._forget(worker)
         worker.kill()
         self._replace()
@@ -361,6 +385,10 @@ class ProcessWorkers:
 
     def _spawn(self) -> None:
         parent_end, child_end = socket.socketpair()
+        for end in (parent_end, child_end):
+            for option in (socket.SO_SNDBUF, socket.SO_RCVBUF):
+                with contextlib.suppress(OSError):
+                    end.setsockopt(socket.SOL_SOCKET, option, _SOCKET_BUFFER)
         stale = [parent_end.fileno()] + [
             worker.channel.transport.fileno()
             for worker in self._workers
@@ -386,11 +414,13 @@ class ProcessWorkers:
             parent_end.close()
 
     def _dispatch(self) -> None:
-        for worker in self._workers:
-            if not self._pending:
-                return
-            if worker.alive and worker.call is None:
-                worker.run(self._pending.popleft())
+        """Give each worker calls up to ``CALLS_PER_WORKER``, the least busy worker first."""
+        for depth in range(CALLS_PER_WORKER):
+            for worker in self._workers:
+                if not self._pending:
+                    return
+                if worker.alive and len(worker.calls) <= depth:
+                    worker.send(self._pending.popleft())
 
     def _forget(self, worker: _Worker) -> None:
         if worker in self._workers:
