@@ -4,6 +4,9 @@ and appends made while a replay runs."""
 from __future__ import annotations
 
 import fcntl
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -12,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from example_support import EXAMPLE_PROJECT  # noqa: F401 - puts example_project on sys.path
+from example_support import EXAMPLE_PROJECT
 
 # isort: split
 
@@ -26,6 +29,7 @@ from newsroom.storage import (
     replay_spool,
 )
 from newsroom.storage import spool as spool_module
+from newsroom.storage.spool import replay_lock
 
 T0 = datetime(2024, 5, 30, 12, 0, tzinfo=timezone.utc)
 
@@ -204,3 +208,42 @@ def test_count_since(tmp_path: Path) -> None:
     with (tmp_path / "spool.jsonl").open("a") as handle:
         handle.write("{not json\n")
     assert (spool.count(), spool.count(since=middle)) == (6, 3)
+
+
+def test_replay_command_waits_for_a_running_replay(tmp_path: Path) -> None:
+    path, db = tmp_path / "spool.jsonl", tmp_path / "a.sqlite3"
+    spool_of(path, range(0, 2))
+    path.rename(tmp_path / "spool.jsonl.replaying")
+    spool_of(path, range(2, 3))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(EXAMPLE_PROJECT), *sys.path])}
+    command = [sys.executable, "-m", "scrapy", "replay_spool", "--spool", str(path)]
+    command += ["--database-url", f"sqlite:///{db}"]
+    with replay_lock(path):  # another replay is running
+        process = subprocess.Popen(
+            command, cwd=EXAMPLE_PROJECT, env=env, stdout=subprocess.PIPE, text=True
+        )
+        _wait_until_open(process.pid, path.with_name("spool.jsonl.lock"))
+        time.sleep(0.2)
+        assert process.poll() is None  # waiting
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, out
+    assert "Waited for another replay" in out and "Replayed 3 spooled article(s)" in out
+    assert "3 inserted" in out and len(stored_urls(db)) == 3
+
+
+def _wait_until_open(pid: int, target: Path, timeout: float = 30.0) -> None:
+    """Wait until process ``pid`` has ``target`` open (Linux ``/proc``; else wait 3 s)."""
+    fds = Path(f"/proc/{pid}/fd")
+    if not fds.exists():
+        time.sleep(3.0)
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for fd in list(fds.iterdir()):
+            try:
+                if Path(os.readlink(fd)) == target:
+                    return
+            except OSError:  # closed meanwhile
+                continue
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} never opened {target}")
