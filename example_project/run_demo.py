@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Run the offline demo: serve the bundled news sites, crawl them into SQLite, print a summary.
+"""Run the offline demo: serve the bundled news sites, crawl them into a database, print a summary.
 
 python example_project/run_demo.py [--help]
 """

@@ -10,12 +10,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from example_support import EXAMPLE_PROJECT
+from example_support import EXAMPLE_PROJECT, postgres_schema_url
 
 # isort: split
 
 from demo_site.generator import build_pages
 from newsroom.demo import DemoResult, run_demo
+from newsroom.storage import open_store
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,39 @@ def test_every_article_page_is_stored_once_and_nothing_else(
 def test_stored_text_matches_the_truth(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
     _, first, _ = crawled
     assert first.mean_f1 >= 0.95, first.mean_f1_by_site()
+
+
+def test_the_page_metadata_is_stored(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
+    directory, first, _ = crawled
+    articles = open_store(f"sqlite:///{directory}/articles.sqlite3").articles()
+    by_host = {url.split("/")[2]: article for url, article in ((a.url, a) for a in articles)}
+    ledger, courier = by_host["www.harbourledger.test"], by_host["northsidecourier.test"]
+    assert ledger.published and ledger.published.startswith("2024-05-")  # <time datetime>
+    assert (ledger.language, courier.language) == ("en-GB", "en")  # <html lang>
+    assert courier.description and all(a.canonical_url for a in articles)
+    assert first.metadata_counts["canonical_url"] == first.stored_articles
+    assert f"Database:        SQLite {directory}" in first.summary()
+    assert "Spooled:         0 item(s) in this run; 0 waiting" in first.summary()
+
+
+def test_rss_date_fills_pages_without_one(tmp_path: Path) -> None:
+    result = run_demo(tmp_path / "articles.sqlite3", spider="news_rss")
+    assert result.returncode == 0 and result.stored_articles > 0
+    articles = open_store(f"sqlite:///{tmp_path}/articles.sqlite3").articles()
+    tribune = [a for a in articles if "valleytribune" in a.url]  # no date on the page itself
+    assert tribune and all(a.published and a.published.endswith("+00:00") for a in tribune)
+    assert result.metadata_counts["published"] == result.stored_articles
+
+
+def test_demo_into_postgresql_reports_and_scores_it(tmp_path: Path) -> None:
+    for url in postgres_schema_url():
+        result = run_demo(tmp_path / "unused.sqlite3", database_url=url)
+        assert result.returncode == 0
+        assert result.database.startswith("PostgreSQL ") and result.database_error is None
+        assert result.missing == [] and result.inserted == result.stored_articles >= 60
+        assert result.mean_f1 >= 0.95
+        assert open_store(url).count() == result.stored_articles
+        assert not (tmp_path / "unused.sqlite3").exists()
 
 
 def test_second_crawl_creates_no_duplicates(crawled: tuple[Path, DemoResult, DemoResult]) -> None:

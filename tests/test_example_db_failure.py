@@ -71,6 +71,8 @@ def test_database_blocked_mid_crawl_loses_nothing(tmp_path: Path) -> None:
     stored = {url for (url,) in sqlite3.connect(db).execute("SELECT url FROM articles")}
     assert spooled and len(stored) < len(truth)
     assert stored | set(spooled) == truth  # every article is somewhere
+    assert (result.spooled, result.spool_waiting) == (len(spooled), len(spooled))
+    assert f"Spooled:         {len(spooled)} item(s) in this run" in result.summary()
     log = result.log_path.read_text() if result.log_path else ""
     assert "unavailable after 2 retries" in log and "'newsroom/storage/spooled'" in log
 

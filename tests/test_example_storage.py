@@ -16,6 +16,7 @@ from example_support import postgres_schema_url
 from newsroom.items import ArticleItem
 from newsroom.pipelines import record_from_item
 from newsroom.storage import (
+    ADDED_COLUMNS,
     SPOOLED,
     ArticleRecord,
     ArticleStore,
@@ -37,16 +38,28 @@ def record(
     hours: int = 0,
     url: str = "http://www.news.test/a/1",
     title: str | None = "Title",
+    **metadata: Any,
 ) -> ArticleRecord:
     return ArticleRecord(
         url=url,
         title=title,
         text=text,
-        canonical_url=url,
+        canonical_url=metadata.pop("canonical_url", url),
         extractor="article",
         extractor_options={"ancestor_depth": 2},
         fetched_at=T0 + timedelta(hours=hours),
+        **metadata,
     )
+
+
+METADATA = {
+    "published": "2024-05-30T18:00:00+00:00",
+    "modified": "2024-06-01",
+    "authors": ("Ada Byron", "Sam Reyes"),
+    "language": "en-GB",
+    "description": "The council voted.",
+    "image": "http://www.news.test/img/1.jpg",
+}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -138,6 +151,110 @@ def test_both_databases_have_the_same_columns(tmp_path: Path) -> None:
         assert pg_names == names
 
 
+def test_metadata_is_stored_and_read_back(store: ArticleStore) -> None:
+    store.upsert(record(canonical_url="http://www.news.test/c/1", **METADATA))
+    (stored,) = store.articles()
+    assert stored.canonical_url == "http://www.news.test/c/1"
+    assert {name: getattr(stored, name) for name in METADATA} == METADATA
+    assert stored.first_seen == T0 and stored.version == 1
+
+
+def test_metadata_change_merges_without_a_new_version(store: ArticleStore) -> None:
+    store.upsert(record(**METADATA))
+    later = {"modified": "2024-06-02", "authors": ("Ada Byron",), "image": None, "language": None}
+    assert store.upsert(record(hours=1, **later)) is Outcome.UNCHANGED
+    (stored,) = store.articles()
+    assert (stored.version, stored.last_changed, stored.last_fetched) == (
+        1,
+        T0,
+        T0 + timedelta(hours=1),
+    )
+    assert stored.modified == "2024-06-02" and stored.authors == ("Ada Byron",)  # replaced
+    assert (stored.image, stored.language) == (METADATA["image"], "en-GB")  # missing: kept
+    assert len(rows(store, "SELECT version FROM article_versions")) == 1
+
+
+def test_changed_text_keeps_metadata_the_record_lacks(store: ArticleStore) -> None:
+    store.upsert(record(**METADATA))
+    assert store.upsert(record("New text.", hours=1, published=None)) is Outcome.UPDATED
+    (stored,) = store.articles()
+    assert (stored.version, stored.text, stored.published) == (
+        2,
+        "New text.",
+        METADATA["published"],
+    )
+
+
+def test_stale_record_does_not_touch_metadata(store: ArticleStore) -> None:
+    store.upsert(record("Newest text.", hours=10, **METADATA))
+    stale = record("Old text.", hours=2, modified="1999-01-01", authors=("Someone Else",))
+    assert store.upsert(stale) is Outcome.STALE
+    (stored,) = store.articles()
+    assert (stored.modified, stored.authors) == (METADATA["modified"], METADATA["authors"])
+
+
+#: The ``articles`` table as the first schema made it (no metadata columns but canonical_url).
+OLD_ARTICLES = """
+CREATE TABLE articles (
+    id {id}, url TEXT NOT NULL UNIQUE, canonical_url TEXT, domain TEXT NOT NULL, title TEXT,
+    article_text TEXT NOT NULL, extractor TEXT, extractor_options {json} NOT NULL DEFAULT '{{}}',
+    content_hash TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 1, first_seen {time} NOT NULL,
+    last_fetched {time} NOT NULL, last_changed {time} NOT NULL
+)"""
+OLD_ROW = (
+    "INSERT INTO articles (url, canonical_url, domain, title, article_text, content_hash, "
+    "first_seen, last_fetched, last_changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _old_database(store: ArticleStore) -> None:
+    """Make ``store``'s database look like one the first schema created, with one article."""
+    old = record()
+    now = T0.isoformat()
+    if isinstance(store, SQLiteStore):
+        import sqlite3
+
+        conn: Any = sqlite3.connect(store.path, isolation_level=None)
+        types = {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "json": "TEXT", "time": "TEXT"}
+    else:
+        import psycopg
+
+        conn = psycopg.connect(store.url, autocommit=True)  # type: ignore[attr-defined]
+        types = {"id": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "json": "JSONB"}
+        types["time"] = "TIMESTAMPTZ"
+    conn.execute(OLD_ARTICLES.format(**types))
+    values = (old.url, old.canonical_url, old.domain, old.title, old.text, old.content_hash)
+    conn.execute(OLD_ROW.replace("?", store.mark), (*values, now, now, now))
+    conn.close()
+
+
+def test_old_database_gets_the_new_columns_and_keeps_its_rows(store: ArticleStore) -> None:
+    store.close()
+    _old_database(store)
+    assert store.count() == 1  # opening migrates
+    (kept,) = store.articles()
+    assert (kept.text, kept.canonical_url, kept.authors, kept.published) == (
+        record().text,
+        record().canonical_url,
+        (),
+        None,
+    )
+    assert store.upsert(record(hours=1, **METADATA)) is Outcome.UNCHANGED  # same content
+    (stored,) = store.articles()
+    assert (stored.version, stored.authors) == (1, METADATA["authors"])
+    assert store._add_missing_columns(store._conn) == []  # once only
+
+
+def test_migrated_and_new_databases_have_the_same_columns(tmp_path: Path) -> None:
+    fresh = open_store("sqlite:///new.sqlite3", base_dir=tmp_path)
+    old = open_store("sqlite:///old.sqlite3", base_dir=tmp_path)
+    assert isinstance(old, SQLiteStore)
+    _old_database(old)
+    columns = [rows(db, "PRAGMA table_info(articles)") for db in (fresh, old)]
+    assert columns[0] == columns[1]
+    assert [row[1] for row in columns[0][-len(ADDED_COLUMNS) :]] == [n for n, _ in ADDED_COLUMNS]
+
+
 def test_database_url_selects_the_store(tmp_path: Path) -> None:
     assert isinstance(open_store("sqlite:///data/x.sqlite3", base_dir=tmp_path), SQLiteStore)
     assert open_store(f"sqlite:///{tmp_path}/y.sqlite3").path == tmp_path / "y.sqlite3"
@@ -157,6 +274,7 @@ def test_record_from_item_needs_url_and_text() -> None:
     )
     made = record_from_item(item)
     assert made is not None and made.fetched_at == T0 and made.title == "T"
+    assert (made.published, made.authors, made.canonical_url) == (None, (), None)
     assert record_from_item(ArticleItem(url="http://www.news.test/a/1", article_text="  ")) is None
     assert record_from_item(ArticleItem(article_text="Text.")) is None
 
@@ -253,9 +371,52 @@ def test_replay_keeps_what_still_fails_and_rejects_garbage(tmp_path: Path) -> No
     assert report.outcomes == {"inserted": 2} and not spool_path.exists()
 
 
+def test_record_from_item_reads_the_metadata_fields() -> None:
+    item = ArticleItem(
+        url="http://www.news.test/a/1",
+        article_text="Text.",
+        article_published="2024-05-30",
+        article_modified=20240601,  # not a string: stored as missing
+        article_authors=["Ada Byron", "", 7, "Sam Reyes"],
+        article_language="en-GB",
+        article_canonical_url="http://www.news.test/c/1",
+        article_description="  ",
+        article_image="http://www.news.test/1.jpg",
+    )
+    made = record_from_item(item)
+    assert made is not None
+    assert (made.published, made.modified, made.authors) == (
+        "2024-05-30",
+        None,
+        ("Ada Byron", "Sam Reyes"),
+    )
+    assert (made.language, made.canonical_url, made.description, made.image) == (
+        "en-GB",
+        "http://www.news.test/c/1",
+        None,
+        "http://www.news.test/1.jpg",
+    )
+
+
 def test_spooled_record_round_trips(tmp_path: Path) -> None:
     spool = Spool(tmp_path / "s.jsonl")
-    original = record()
+    original = record(**METADATA)
     spool.append(original, "down")
     line = json.loads((tmp_path / "s.jsonl").read_text())
     assert ArticleRecord.from_json(line["record"]) == original
+
+
+def test_record_spooled_before_the_metadata_still_reads() -> None:
+    old_line = {
+        "url": "http://n.test/1",
+        "title": "T",
+        "text": "Text.",
+        "canonical_url": None,
+        "extractor": "article",
+        "extractor_options": {},
+        "fetched_at": T0.isoformat(),
+    }
+    made = ArticleRecord.from_json(old_line)
+    assert (made.published, made.authors, made.image) == (None, (), None)
+    with pytest.raises(TypeError):
+        ArticleRecord.from_json({**old_line, "authors": "Ada Byron"})

@@ -41,29 +41,53 @@ STATS_PREFIX = "newsroom/storage"
 
 
 def record_from_item(item: Any) -> ArticleRecord | None:
-    """The record of an article item; None if it has no URL or no article text."""
+    """The record of an article item; None if it has no URL or no article text.
+
+    Metadata comes from the add-on's ``article_*`` fields; a value of the wrong type (not a
+    string, authors not a list of strings) is stored as missing.
+    """
     adapter = ItemAdapter(item)
     url, text = adapter.get("url"), adapter.get("article_text")
     if not isinstance(url, str) or not url or not isinstance(text, str) or not text.strip():
         return None
-    fetched = adapter.get("fetched_at")
-    try:
-        fetched_at = (
-            datetime.fromisoformat(fetched)
-            if isinstance(fetched, str)
-            else datetime.now(timezone.utc)
-        )
-    except ValueError:
-        fetched_at = datetime.now(timezone.utc)
     return ArticleRecord(
         url=url,
-        title=adapter.get("article_title"),
+        title=_text(adapter.get("article_title")),
         text=text,
-        canonical_url=adapter.get("canonical_url"),
-        extractor=adapter.get("extractor"),
+        canonical_url=_text(adapter.get("article_canonical_url")),
+        extractor=_text(adapter.get("extractor")),
         extractor_options=dict(adapter.get("extractor_options") or {}),
-        fetched_at=fetched_at if fetched_at.tzinfo else fetched_at.replace(tzinfo=timezone.utc),
+        fetched_at=_fetched_at(adapter.get("fetched_at")),
+        published=_text(adapter.get("article_published")),
+        modified=_text(adapter.get("article_modified")),
+        authors=_names(adapter.get("article_authors")),
+        language=_text(adapter.get("article_language")),
+        description=_text(adapter.get("article_description")),
+        image=_text(adapter.get("article_image")),
     )
+
+
+def _text(value: Any) -> str | None:
+    """A non-empty string, else None."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """The non-empty strings of a list or tuple (anything else: none)."""
+    if not isinstance(value, (list, tuple)):
+        return ()
+    return tuple(name for name in value if isinstance(name, str) and name.strip())
+
+
+def _fetched_at(value: Any) -> datetime:
+    """``fetched_at`` as an aware datetime (UTC if it has no offset); now if missing or bad."""
+    try:
+        fetched = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        fetched = None
+    if fetched is None:
+        return datetime.now(timezone.utc)
+    return fetched if fetched.tzinfo else fetched.replace(tzinfo=timezone.utc)
 
 
 class ArticleStoragePipeline:

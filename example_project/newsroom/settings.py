@@ -2,8 +2,9 @@
 
 Storage: ``DATABASE_URL`` (setting, ``-s DATABASE_URL=...`` or the environment variable) picks
 the database: SQLite under ``data/`` by default, PostgreSQL with a ``postgresql://`` URL.
-Extraction: the scrapy-boilerplate add-on fills ``article_text``/``article_title``; the
-``BOILERPLATE_*`` settings below choose the extractor, globally and per domain.
+Extraction: the scrapy-boilerplate add-on fills ``article_text``/``article_title`` and the
+``article_*`` metadata fields; the ``BOILERPLATE_*`` settings below choose the extractor,
+globally and per domain.
 """
 
 from __future__ import annotations

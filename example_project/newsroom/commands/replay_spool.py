@@ -1,4 +1,9 @@
-"""``scrapy replay_spool``: write the articles spooled during a database outage."""
+"""``scrapy replay_spool``: write the articles spooled during a database outage.
+
+Replays a spool left by an interrupted replay and the current spool in one run; a second
+replay of the same spool waits for the first (see :mod:`newsroom.storage.spool`). The crawl
+may keep appending meanwhile: those items stay in the spool for the next replay.
+"""
 
 from __future__ import annotations
 
@@ -46,6 +51,8 @@ class Command(ScrapyCommand):
             report = replay_spool(spool, store)
         finally:
             store.close()
+        if report.waited:
+            print(f"Waited for another replay of {spool} to finish.")
         outcomes = (
             ", ".join(f"{count} {name}" for name, count in sorted(report.outcomes.items()))
             or "nothing"

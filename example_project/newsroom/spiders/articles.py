@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 from scrapy.http import Response
 from w3lib.url import url_query_cleaner
 
-from scrapy_boilerplate import article_of
+from scrapy_boilerplate import article_for
 
 from ..items import ArticleItem
 
-__all__ = ["TRACKING_PARAMETERS", "clean_url", "article_item", "split_arg"]
+__all__ = [
+    "TRACKING_PARAMETERS",
+    "clean_url",
+    "article_item",
+    "split_arg",
+    "feed_date",
+    "sitemap_date",
+]
 
 #: Query parameters that only track where a reader came from; dropped from article URLs.
 TRACKING_PARAMETERS = (
@@ -50,19 +58,52 @@ def hosts_of(urls: list[str]) -> list[str]:
     return sorted({urlsplit(url).hostname or "" for url in urls})
 
 
-def article_item(response: Response) -> ArticleItem:
-    """The item of an article page; the add-on fills ``article_text`` and ``article_title``."""
-    canonical = response.css('link[rel="canonical"]::attr(href)').get()
-    published = (
-        response.css('meta[property="article:published_time"]::attr(content)').get()
-        or response.css("time::attr(datetime)").get()
-    )
-    article = article_of(response)
-    return ArticleItem(
+async def article_item(
+    response: Response,
+    *,
+    listed_published: str | None = None,
+    listed_modified: str | None = None,
+) -> ArticleItem:
+    """The item of an article page; the add-on fills the article and its metadata fields.
+
+    The article is extracted in the crawl's workers (``await article_for``). A date the sitemap
+    or feed gave for the page (``listed_published``, ``listed_modified``, ISO 8601) fills
+    ``article_published``/``article_modified`` only when the page itself has none: the page's
+    own metadata wins.
+    """
+    article = await article_for(response)
+    metadata = article.metadata if article is not None else None
+    item = ArticleItem(
         url=clean_url(response.url),
-        canonical_url=response.urljoin(canonical) if canonical else None,
-        published=published,
         fetched_at=datetime.now(timezone.utc).isoformat(),
         extractor=article.extractor if article is not None else None,
         extractor_options=dict(article.options) if article is not None else {},
     )
+    if listed_published and (metadata is None or not metadata.published):
+        item["article_published"] = listed_published
+    if listed_modified and (metadata is None or not metadata.modified):
+        item["article_modified"] = listed_modified
+    return item
+
+
+def feed_date(value: str | None) -> str | None:
+    """An RSS ``pubDate`` (RFC 822) as ISO 8601; the value as found if it is not such a date."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value).isoformat()
+    except (TypeError, ValueError):
+        return value
+
+
+def sitemap_date(value: str | None) -> str | None:
+    """A sitemap ``lastmod`` (W3C datetime) as ISO 8601; the value as found if it is not one."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
+    except ValueError:
+        return value
+    return parsed.date().isoformat() if len(value) == 10 else parsed.isoformat()

@@ -9,6 +9,7 @@ the site (home, sections, pagination, author pages) is only followed for links.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 from scrapy.http import Response
@@ -71,8 +72,8 @@ class NewsCrawlSpider(CrawlSpider):
         )
         super().__init__(*args, **kwargs)
 
-    def parse_article(self, response: Response) -> ArticleItem:
-        return article_item(response)
+    async def parse_article(self, response: Response) -> AsyncIterator[ArticleItem]:
+        yield await article_item(response)
 
 
 def _patterns(value: str | list[str] | None) -> tuple[str, ...]:

@@ -6,11 +6,15 @@
 ``news_sitemap`` reads robots.txt ``Sitemap:`` lines, sitemap indexes and sitemaps, and parses
 the URLs that match the article patterns of ``news_crawl``. ``news_rss`` parses every ``<item>``
 link of RSS 2.0 feeds (tracking parameters removed).
+
+The page's own metadata (read by the add-on) comes first; the date the listing gives is a
+fallback for pages without one: a sitemap's ``<lastmod>`` for ``article_modified``, a feed's
+``<pubDate>`` for ``article_published``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any, ClassVar
 
 from scrapy import Request
@@ -19,7 +23,7 @@ from scrapy.selector import Selector
 from scrapy.spiders import SitemapSpider, XMLFeedSpider
 
 from ..items import ArticleItem
-from .articles import article_item, clean_url, hosts_of, split_arg
+from .articles import article_item, clean_url, feed_date, hosts_of, sitemap_date, split_arg
 from .news_crawl import ARTICLE_PATTERNS
 
 __all__ = ["NewsSitemapSpider", "NewsRssSpider"]
@@ -42,10 +46,20 @@ class NewsSitemapSpider(SitemapSpider):
                 "news_sitemap needs sitemaps: scrapy crawl news_sitemap -a sitemap_urls=https://site/robots.txt"
             )
         self.allowed_domains = split_arg(allowed_domains) or hosts_of(self.sitemap_urls)
+        self._lastmod: dict[str, str] = {}
         super().__init__(*args, **kwargs)
 
-    def parse_article(self, response: Response) -> ArticleItem:
-        return article_item(response)
+    def sitemap_filter(self, entries: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """Every entry; remembers the ``<lastmod>`` of each URL until its page is parsed."""
+        for entry in entries:
+            lastmod = sitemap_date(entry.get("lastmod"))
+            if lastmod and entry.get("loc"):
+                self._lastmod[entry["loc"]] = lastmod
+            yield entry
+
+    async def parse_article(self, response: Response) -> AsyncIterator[ArticleItem]:
+        requested = (response.meta.get("redirect_urls") or [response.url])[0]
+        yield await article_item(response, listed_modified=self._lastmod.pop(requested, None))
 
 
 class NewsRssSpider(XMLFeedSpider):
@@ -76,7 +90,14 @@ class NewsRssSpider(XMLFeedSpider):
     def parse_node(self, response: Response, selector: Selector) -> Iterator[Request]:
         link = (selector.xpath("link/text()").get() or "").strip()
         if link:
-            yield response.follow(clean_url(link), callback=self.parse_article)
+            published = feed_date(selector.xpath("pubDate/text()").get())
+            yield response.follow(
+                clean_url(link),
+                callback=self.parse_article,
+                cb_kwargs={"listed_published": published},
+            )
 
-    def parse_article(self, response: Response) -> ArticleItem:
-        return article_item(response)
+    async def parse_article(
+        self, response: Response, listed_published: str | None = None
+    ) -> AsyncIterator[ArticleItem]:
+        yield await article_item(response, listed_published=listed_published)

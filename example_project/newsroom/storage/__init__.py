@@ -1,11 +1,21 @@
 """Article storage: SQLite or PostgreSQL stores, the retrying writer and the JSON-lines spool."""
 
-from .backends import ArticleStore, Outcome, PostgresStore, SQLiteStore, StoreError, open_store
+from .backends import (
+    ADDED_COLUMNS,
+    ArticleStore,
+    Outcome,
+    PostgresStore,
+    SQLiteStore,
+    StoredArticle,
+    StoreError,
+    open_store,
+)
 from .records import ArticleRecord, content_hash
 from .spool import ReplayReport, Spool, replay_spool
 from .writer import SPOOLED, ResilientWriter
 
 __all__ = [
+    "ADDED_COLUMNS",
     "ArticleRecord",
     "ArticleStore",
     "Outcome",
@@ -16,6 +26,7 @@ __all__ = [
     "SQLiteStore",
     "Spool",
     "StoreError",
+    "StoredArticle",
     "content_hash",
     "open_store",
     "replay_spool",

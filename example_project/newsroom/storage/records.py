@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["ArticleRecord", "content_hash"]
+__all__ = ["ArticleRecord", "METADATA_FIELDS", "content_hash"]
 
 _SPACE_RUN = re.compile(r"\s+")
 
@@ -24,9 +24,20 @@ def content_hash(title: str | None, text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 
+#: The metadata fields of a record (besides ``canonical_url``, stored since the first schema).
+METADATA_FIELDS = ("published", "modified", "authors", "language", "description", "image")
+
+
 @dataclass(frozen=True)
 class ArticleRecord:
-    """One fetched article. ``fetched_at`` is timezone-aware UTC; ``domain`` the URL's host."""
+    """One fetched article. ``fetched_at`` is timezone-aware UTC; ``domain`` the URL's host.
+
+    The metadata is the page's as the add-on read it: ``published`` and ``modified`` are ISO 8601
+    strings when the page's value reads as a date (``2024-05-30`` or
+    ``2024-05-30T18:00:00+00:00``), else the value as found; ``authors`` are names in page order;
+    ``language`` a BCP 47 tag; ``canonical_url`` and ``image`` absolute URLs. None (or no
+    authors) when the page lacks the value.
+    """
 
     url: str
     title: str | None
@@ -35,6 +46,12 @@ class ArticleRecord:
     extractor: str | None = None
     extractor_options: dict[str, Any] = field(default_factory=dict)
     fetched_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    published: str | None = None
+    modified: str | None = None
+    authors: tuple[str, ...] = ()
+    language: str | None = None
+    description: str | None = None
+    image: str | None = None
 
     @property
     def domain(self) -> str:
@@ -48,15 +65,26 @@ class ArticleRecord:
     def options_json(self) -> str:
         return json.dumps(self.extractor_options, sort_keys=True, default=str)
 
+    @property
+    def authors_json(self) -> str:
+        return json.dumps(list(self.authors), ensure_ascii=False)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["fetched_at"] = self.fetched_at.isoformat()
+        data["authors"] = list(self.authors)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ArticleRecord:
-        """Inverse of :meth:`to_json`; KeyError, ValueError or TypeError if malformed."""
+        """Inverse of :meth:`to_json`; KeyError, ValueError or TypeError if malformed.
+
+        Lines spooled before the metadata existed read with no metadata.
+        """
         fetched = datetime.fromisoformat(data["fetched_at"])
+        authors = data.get("authors") or []
+        if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+            raise TypeError(f"authors must be a list of names, not {authors!r}")
         return cls(
             url=data["url"],
             title=data.get("title"),
@@ -65,4 +93,10 @@ class ArticleRecord:
             extractor=data.get("extractor"),
             extractor_options=dict(data.get("extractor_options") or {}),
             fetched_at=fetched if fetched.tzinfo else fetched.replace(tzinfo=timezone.utc),
+            published=data.get("published"),
+            modified=data.get("modified"),
+            authors=tuple(authors),
+            language=data.get("language"),
+            description=data.get("description"),
+            image=data.get("image"),
         )
