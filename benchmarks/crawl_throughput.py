@@ -4,7 +4,8 @@ Serves N local pages from a separate process on 127.0.0.1 and crawls them with S
 crawl in a fresh process, modes interleaved, ``--repeat`` times), then prints a markdown table:
 pages/s (median), the ratio to the crawl without the add-on, extraction time per page and the
 reactor's lag (a 10 ms LoopingCall: how late each tick ran, i.e. how long the event loop was
-blocked; 95th percentile and worst, median over runs).
+blocked; 95th percentile and worst, median over runs) and the crawl process's own CPU time per page
+(start-up included; worker processes and the page server excluded).
 
 Pages: the first N WCXB pages (``$BOILERPLATE_DATASETS`` or ``../shared/datasets`` next to the
 repository) if present, else generated article pages.
@@ -35,7 +36,6 @@ MODES: dict[str, dict[str, Any]] = {
     "baseline": {},
     "addon-default": ADDON,
     "addon-eager": {**ADDON, "BOILERPLATE_EXTRACT": "always"},
-    "addon-bigslot": {**ADDON, "SCRAPER_SLOT_MAX_ACTIVE_SIZE": 50_000_000},
     "addon-inline": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 0},
     "addon-1-thread": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 1},
     "addon-2-threads": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 2},
@@ -97,7 +97,13 @@ def serve(pages: list[bytes], port_out: Any, latency_s: float) -> None:
     server.serve_forever()
 
 
-def run_child(mode: str, port: int, pages: int, extractor: str) -> None:
+def is_article(index: int, article_share: float) -> bool:
+    """Whether page ``index`` plays an article (its callback yields an item) or a listing page
+    (it yields nothing: its links are already scheduled); articles spread evenly."""
+    return int((index + 1) * article_share) > int(index * article_share)
+
+
+def run_child(mode: str, port: int, pages: int, extractor: str, article_share: float) -> None:
     """One crawl (in this process); prints its figures as JSON."""
     import scrapy
     from scrapy.crawler import CrawlerProcess
@@ -110,10 +116,14 @@ def run_child(mode: str, port: int, pages: int, extractor: str) -> None:
 
         async def start(self) -> Any:
             for i in range(pages):
-                yield scrapy.Request(f"http://127.0.0.1:{port}/p/{i}.html")
+                article = is_article(i, article_share)
+                yield scrapy.Request(
+                    f"http://127.0.0.1:{port}/p/{i}.html", cb_kwargs={"article": article}
+                )
 
-        def parse(self, response: Any) -> Any:
-            yield {"url": response.url, "title": response.css("title::text").get()}
+        def parse(self, response: Any, article: bool) -> Any:
+            if article:
+                yield {"url": response.url, "title": response.css("title::text").get()}
 
     def watch_reactor() -> task.LoopingCall:
         last = [time.perf_counter()]
@@ -153,6 +163,7 @@ def run_child(mode: str, port: int, pages: int, extractor: str) -> None:
                 "processed": stats.get("boilerplate/responses/processed", 0),
                 "errors": stats.get("boilerplate/responses/errors", 0),
                 "extraction_ms": stats.get("boilerplate/extraction_time_ms", 0.0),
+                "crawler_cpu_s": time.process_time(),
                 "max_lag_ms": max(lags, default=0.0) * 1000,
                 "p95_lag_ms": statistics.quantiles(lags, n=20)[-1] * 1000 if len(lags) > 1 else 0.0,
             }
@@ -160,9 +171,12 @@ def run_child(mode: str, port: int, pages: int, extractor: str) -> None:
     )
 
 
-def crawl_once(mode: str, port: int, pages: int, extractor: str) -> dict[str, Any]:
+def crawl_once(
+    mode: str, port: int, pages: int, extractor: str, article_share: float
+) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", mode, "--port", str(port)]
     command += ["--pages", str(pages), "--extractor", extractor]
+    command += ["--article-share", str(article_share)]
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     return json.loads(output.strip().splitlines()[-1])
 
@@ -176,13 +190,19 @@ def main() -> None:
     parser.add_argument("--extractor", default="article")
     parser.add_argument("--latency-ms", type=float, default=0.0, help="server delay per response")
     parser.add_argument(
+        "--article-share",
+        type=float,
+        default=1.0,
+        help="share of pages whose callback yields an item (the others play listing pages)",
+    )
+    parser.add_argument(
         "--modes", default=",".join(MODES), help="comma-separated, from: " + ", ".join(MODES)
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        run_child(args.child, args.port, args.pages, args.extractor)
+        run_child(args.child, args.port, args.pages, args.extractor, args.article_share)
         return
 
     pages, source = load_pages(args.pages)
@@ -197,7 +217,9 @@ def main() -> None:
     try:
         for _ in range(args.repeat):
             for mode in modes:
-                runs[mode].append(crawl_once(mode, port, args.pages, args.extractor))
+                runs[mode].append(
+                    crawl_once(mode, port, args.pages, args.extractor, args.article_share)
+                )
     finally:
         server.terminate()
 
@@ -208,7 +230,8 @@ def main() -> None:
     mean_size = sum(map(len, pages)) / len(pages) / 1024
     print(
         f"Pages: {source} (mean {mean_size:.0f} KiB), server latency {args.latency_ms:g} ms, "
-        f"extractor `{args.extractor}`, {args.repeat} runs per mode (median)."
+        f"extractor `{args.extractor}`, {args.repeat} runs per mode (median); "
+        f"{args.article_share:.0%} of the pages yield an item, the others play listing pages."
     )
     print(
         f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, "
@@ -217,9 +240,9 @@ def main() -> None:
     print()
     print(
         "| mode | pages/s | vs. baseline | items | extracted | errors "
-        "| extraction ms/page | reactor lag p95 / max ms |"
+        "| extraction ms/page | crawler CPU ms/page | reactor lag p95 / max ms |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for mode in modes:
         mode_runs = runs[mode]
         median_rate = statistics.median(rate(r) for r in mode_runs)
@@ -228,9 +251,10 @@ def main() -> None:
         per_page = last["extraction_ms"] / last["processed"] if last["processed"] else 0.0
         max_lag = statistics.median(r["max_lag_ms"] for r in mode_runs)
         p95_lag = statistics.median(r["p95_lag_ms"] for r in mode_runs)
+        cpu = statistics.median(r["crawler_cpu_s"] for r in mode_runs) * 1000 / last["responses"]
         print(
             f"| {mode} | {median_rate:.1f} | {ratio} | {last['items']} | {last['processed']} | "
-            f"{last['errors']} | {per_page:.1f} | {p95_lag:.0f} / {max_lag:.0f} |"
+            f"{last['errors']} | {per_page:.1f} | {cpu:.1f} | {p95_lag:.0f} / {max_lag:.0f} |"
         )
 
 
