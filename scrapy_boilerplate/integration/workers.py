@@ -79,6 +79,14 @@ class PoolClosedError(Exception):
     """The pool was closed before the call finished."""
 
 
+#: ``on_event(kind, url, detail)``: what a pool tells its owner (for stats and logs).
+EventCallback = Callable[[str, str | None, str], None]
+
+
+def _ignore_event(kind: str, url: str | None, detail: str) -> None:
+    pass
+
+
 class Workers(Protocol):
     """What the runtime needs of a pool."""
 
@@ -259,7 +267,22 @@ class _Worker:
         self.timer = None
 
 
-class ProcessWorkers:
+class _Pool:
+    """What both pools hold: size, time limit (seconds, 0 = none), reactor, event callback."""
+
+    def __init__(
+        self, size: int, timeout: float, reactor: Any, on_event: EventCallback = _ignore_event
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.size = size
+        self.timeout = timeout
+        self.reactor = reactor
+        self.on_event = on_event
+        self.closed = False
+
+
+class ProcessWorkers(_Pool):
     """N supervised worker processes, fed from the reactor thread (see the module docstring).
 
     ``on_event(kind, url, detail)`` is told of every ``"died"``, ``"retried"``,
@@ -273,18 +296,12 @@ class ProcessWorkers:
         size: int,
         timeout: float,
         reactor: Any,
-        on_event: Callable[[str, str | None, str], None] = lambda kind, url, detail: None,
+        on_event: EventCallback = _ignore_event,
         max_failed_starts: int = 5,
     ) -> None:
-        if size < 1:
-            raise ValueError(f"size must be at least 1, got {size}")
-        self.size = size
-        self.timeout = timeout
-        self.reactor = reactor
-        self.on_event = on_event
+        super().__init__(size, timeout, reactor, on_event)
         self.max_failed_starts = max_failed_starts
         self.broken = False
-        self.closed = False
         self._workers: list[_Worker] = []
         self._pending: deque[_Call] = deque()
         self._deaths_in_a_row = 0
@@ -458,26 +475,16 @@ class _ThreadSlot:
     abandoned: bool = False
 
 
-class ThreadWorkers:
+class ThreadWorkers(_Pool):
     """N daemon threads with a time limit per call (see the module docstring).
 
     ``on_event("timed_out", url, detail)`` is told of every call over the limit.
     """
 
     def __init__(
-        self,
-        size: int,
-        timeout: float,
-        reactor: Any,
-        on_event: Callable[[str, str | None, str], None] = lambda kind, url, detail: None,
+        self, size: int, timeout: float, reactor: Any, on_event: EventCallback = _ignore_event
     ) -> None:
-        if size < 1:
-            raise ValueError(f"size must be at least 1, got {size}")
-        self.size = size
-        self.timeout = timeout
-        self.reactor = reactor
-        self.on_event = on_event
-        self.closed = False
+        super().__init__(size, timeout, reactor, on_event)
         self.abandoned = 0
         self._queue: queue.SimpleQueue[_ThreadCall | None] = queue.SimpleQueue()
         self._slots: list[_ThreadSlot] = []
