@@ -603,6 +603,27 @@ def test_a_page_that_kills_its_worker_costs_that_page_only(
     assert all(urls[0] in w for w in warnings)
 
 
+@pytest_twisted.inlineCallbacks
+def test_workers_that_keep_dying_hand_their_queue_to_threads(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [f"{site}kill-worker.html?n={n}" for n in range(12)]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(
+            settings(BOILERPLATE_PROCESSES=1, BOILERPLATE_EXTRACTOR="test-die"), urls=urls
+        )
+    texts = {item["url"]: item.get("article_text") for item in result.items}
+    assert set(texts) == set(urls)  # no item lost
+    stats = result.stats
+    # each page the processes gave up on killed two workers; 10 deaths in a row break the pool
+    given_up = stats["boilerplate/responses/errors/WorkerDiedError"]
+    assert given_up == 5 and stats["boilerplate/workers/died"] == 10
+    assert sum(text is None for text in texts.values()) == given_up
+    assert stats["boilerplate/responses/processed"] == len(urls) - given_up  # in the thread
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
+    assert any("keep dying" in w for w in warnings)
+
+
 # -- charsets: the article is decoded as Scrapy decoded the response ---------------------------
 
 CHARSETS = Path(__file__).parent / "fixtures" / "charsets"

@@ -30,6 +30,7 @@ from ..model.result import ExtractionResult
 from .settings import BoilerplateConfig
 from .workers import (
     ExtractionTimeoutError,
+    PoolBrokenError,
     ProcessWorkers,
     ThreadWorkers,
     WorkerDiedError,
@@ -43,6 +44,16 @@ logger = logging.getLogger("scrapy_boilerplate")
 STATS_PREFIX = "boilerplate"
 
 _RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
+
+#: A small page the default extractor runs on before the workers are forked (see ``_warm_up``).
+_WARM_UP_PAGE = (
+    b'<html lang="en"><head><title>Warm-up</title><meta property="og:title" content="Warm-up">'
+    b'<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Warm-up"}'
+    b"</script></head><body><article><h1>Warm-up</h1><p>"
+    + b"A paragraph of text long enough to count as the content of an article page. " * 4
+    + b'</p><p itemscope itemtype="https://schema.org/Person"><span itemprop="name">A. Writer'
+    + b"</span></p></article></body></html>"
+)
 
 #: Worker events (see :class:`~.workers.ProcessWorkers`) and the stat each one counts.
 _EVENT_STATS = {
@@ -121,7 +132,11 @@ class Runtime:
         if context is not None and context.is_empty:
             context = None  # nothing to send
         try:
-            result, elapsed_ms = await self._run(extractor, body, url, content_type, context)
+            try:
+                result, elapsed_ms = await self._run(extractor, body, url, content_type, context)
+            except PoolBrokenError:  # never started: the workers kept dying; run it in threads
+                self._fall_back_to_threads("extraction worker processes keep dying", None)
+                result, elapsed_ms = await self._run(extractor, body, url, content_type, context)
         except Exception as exc:
             self._failed(exc, extractor, url, stats_key)
             return None
@@ -239,6 +254,7 @@ class Runtime:
         if not self._use_processes:
             return False
         if self._processes is None:
+            self._warm_up()
             try:
                 pool = ProcessWorkers(
                     self.config.processes, self.config.timeout, _reactor(), self._worker_event
@@ -250,6 +266,17 @@ class Runtime:
             self._processes = pool
             self.inc("workers/processes", self.config.processes)
         return True
+
+    def _warm_up(self) -> None:
+        """Build the default extractor as the workers will, and run it once, before forking:
+        every worker (and every replacement) then starts with its chain built and its lazy
+        imports done, instead of paying for them on its first page."""
+        default = self.config.default
+        try:
+            extractor = _worker_extractor(default.name, tuple(sorted(default.options.items())))
+            extractor.extract(_WARM_UP_PAGE, "http://localhost/", content_type="text/html")
+        except Exception as exc:  # the crawl finds out page by page, with the URL
+            logger.debug("Warm-up extraction failed: %r", exc, extra={"crawler": self.crawler})
 
     def _worker_event(self, kind: str, url: str | None, detail: str) -> None:
         self.inc(_EVENT_STATS[kind])

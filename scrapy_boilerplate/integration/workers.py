@@ -52,6 +52,7 @@ from twisted.python.failure import Failure
 
 __all__ = [
     "ExtractionTimeoutError",
+    "PoolBrokenError",
     "PoolClosedError",
     "ProcessWorkers",
     "ThreadWorkers",
@@ -77,6 +78,10 @@ class ExtractionTimeoutError(Exception):
 
 class PoolClosedError(Exception):
     """The pool was closed before the call finished."""
+
+
+class PoolBrokenError(PoolClosedError):
+    """The pool gave up (its workers kept dying) before this call started: run it elsewhere."""
 
 
 #: ``on_event(kind, url, detail)``: what a pool tells its owner (for stats and logs).
@@ -287,8 +292,9 @@ class ProcessWorkers(_Pool):
 
     ``on_event(kind, url, detail)`` is told of every ``"died"``, ``"retried"``,
     ``"timed_out"`` and ``"restarted"`` event (for stats and logs). After ``max_failed_starts``
-    workers in a row die before finishing any call, the pool gives up: pending calls fail with
-    :class:`WorkerDiedError` and :attr:`broken` is set (the caller falls back to threads).
+    workers in a row die before finishing any call, the pool gives up: :attr:`broken` is set and
+    the calls that never started fail with :class:`PoolBrokenError`, for the caller to run
+    elsewhere (the runtime runs them in threads).
     """
 
     def __init__(
@@ -297,7 +303,7 @@ class ProcessWorkers(_Pool):
         timeout: float,
         reactor: Any,
         on_event: EventCallback = _ignore_event,
-        max_failed_starts: int = 5,
+        max_failed_starts: int = 10,
     ) -> None:
         super().__init__(size, timeout, reactor, on_event)
         self.max_failed_starts = max_failed_starts
@@ -369,7 +375,7 @@ class ProcessWorkers(_Pool):
             call = None
         if self._deaths_in_a_row >= self.max_failed_starts:
             self.broken = True
-            self._fail_pending(WorkerDiedError(f"{self._deaths_in_a_row} workers died in a row"))
+            self._fail_pending(PoolBrokenError(f"{self._deaths_in_a_row} workers died in a row"))
         else:
             self._replace()
         if call is not None:
@@ -395,7 +401,7 @@ class ProcessWorkers(_Pool):
             self._spawn()
         except OSError as exc:
             self.broken = True
-            self._fail_pending(WorkerDiedError(f"cannot start a worker process: {exc!r}"))
+            self._fail_pending(PoolBrokenError(f"cannot start a worker process: {exc!r}"))
             return
         self.on_event("restarted", None, f"{len(self._workers)} worker(s)")
         self._dispatch()
