@@ -276,7 +276,7 @@ def _crawl(tmp_path: Path, database_url: str, **options: Any) -> tuple[Any, int]
         database_url=database_url,
         work_dir=tmp_path / "run",
         lease_timeout=3.0,
-        timeout=600,
+        timeout=240,  # a crawl that never drains fails instead of stalling
         **options,
     )
     return result, open_store(database_url).count()
