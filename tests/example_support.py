@@ -52,3 +52,17 @@ def postgres_schema_url() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def redis_server_or_skip() -> str:
+    """The ``redis-server`` binary for the distributed-crawl tests, or skip saying what is
+    missing (the binary, or the scrapy-redis/redis packages)."""
+    pytest.importorskip(
+        "scrapy_redis", reason='scrapy-redis is not installed: pip install -e ".[test]"'
+    )
+    from newsroom.distributed.redis_server import RedisServerNotFoundError, redis_server_binary
+
+    try:
+        return redis_server_binary()
+    except RedisServerNotFoundError as exc:
+        pytest.skip(str(exc))

@@ -6,6 +6,12 @@ content type, read by :mod:`demo_site.server`), ``truth.json`` (article URL -> s
 true article text) and the page files. The same seed always gives the same sites; edition 2
 revises some articles (a correction and an update paragraph) to show re-crawl updates.
 
+Scale: ``sites`` and ``articles_per_site`` (keywords of :func:`build_pages` and
+:func:`generate`) make a larger news network for load tests. Sites beyond the three demo sites
+are copies of their layouts under numbered host names (``www.harbourledger-2.test``,
+``northsidecourier-2.test``...), each with its own articles; the defaults (3 sites, 22
+articles each) give exactly the demo's pages.
+
 Run ``python -m demo_site.generator OUT_DIR`` to look at the pages.
 """
 
@@ -15,7 +21,7 @@ import argparse
 import json
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
@@ -24,7 +30,7 @@ from .layouts import LAYOUTS, Listing, SiteContext
 from .model import Article, BodyPart, Comment, Site
 from .prose import LEXICONS, Writer
 
-__all__ = ["SITES", "ARTICLES_PER_SITE", "Page", "generate", "build_pages"]
+__all__ = ["SITES", "ARTICLES_PER_SITE", "Page", "generate", "build_pages", "network_sites"]
 
 ARTICLES_PER_SITE = 22
 LISTING_PAGE_SIZE = 8
@@ -256,7 +262,7 @@ def _site_pages(site: Site, articles: list[Article], writer: Writer) -> Iterator
     latest = ctx.latest(len(articles))
     home = Listing(site.name, "The latest news from our reporters.", latest[:12], site.url("/"))
     yield page(home.url, layout.listing(home, ctx), "listing")
-    if site.key == "courier":
+    if site.layout == "courier":
         every = Listing(
             "Latest stories", "Everything we published this week.", latest, site.url("/latest/")
         )
@@ -286,7 +292,7 @@ def _site_pages(site: Site, articles: list[Article], writer: Writer) -> Iterator
         site.host, site.feed_path, "application/rss+xml", _rss(site, latest[:FEED_SIZE]), "feed"
     )
     article_entries = [(a.url, _lastmod(a)) for a in latest]
-    if site.key == "ledger":  # a sitemap index with one news sitemap per section
+    if site.layout == "ledger":  # a sitemap index with one news sitemap per section
         index_entries = []
         for section in site.sections:
             path = f"/sitemaps/news-{section}.xml"
@@ -311,15 +317,49 @@ def _site_pages(site: Site, articles: list[Article], writer: Writer) -> Iterator
     yield Page(site.host, "/robots.txt", "text/plain", robots.encode(), "robots")
 
 
-def build_pages(seed: int = 7, edition: int = 1) -> tuple[list[Page], list[Article]]:
-    """All pages of all demo sites, and their articles."""
+def network_sites(count: int = len(SITES)) -> tuple[Site, ...]:
+    """``count`` sites: the demo sites, then copies of their layouts under numbered hosts.
+
+    Site ``n`` (0-based) from the fourth on copies ``SITES[n % 3]`` as copy number
+    ``n // 3 + 1``: key ``ledger2``, name ``The Harbour Ledger 2``, host
+    ``www.harbourledger-2.test``. The first ``min(count, 3)`` sites are the demo's own.
+    """
+    if count < 1:
+        raise ValueError("a news network needs at least one site")
+    sites = list(SITES[:count])
+    for number in range(len(SITES), count):
+        base, copy = SITES[number % len(SITES)], number // len(SITES) + 1
+        stem, _, tld = base.host.rpartition(".")
+        sites.append(
+            replace(
+                base,
+                key=f"{base.key}{copy}",
+                name=f"{base.name} {copy}",
+                host=f"{stem}-{copy}.{tld}",
+            )
+        )
+    return tuple(sites)
+
+
+def build_pages(
+    seed: int = 7,
+    edition: int = 1,
+    *,
+    sites: int = len(SITES),
+    articles_per_site: int = ARTICLES_PER_SITE,
+) -> tuple[list[Page], list[Article]]:
+    """All pages of ``sites`` sites (:func:`network_sites`) and their articles.
+
+    Each site's pages depend only on the seed, the edition, its position and
+    ``articles_per_site``: adding sites never changes the pages of the first ones.
+    """
     pages: list[Page] = []
     all_articles: list[Article] = []
-    for number, site in enumerate(SITES):
+    for number, site in enumerate(network_sites(sites)):
         rng = random.Random(f"{seed}-{number}")
         writer = Writer(rng)
         articles: list[Article] = []
-        for index in range(ARTICLES_PER_SITE):
+        for index in range(articles_per_site):
             article = _make_article(site, index, writer, rng, edition)
             if any(a.url == article.url for a in articles):
                 article.slug += f"-{index}"
@@ -334,10 +374,20 @@ def _file_name(page: Page) -> str:
     return f"{page.host}/{name}"
 
 
-def generate(out_dir: str | Path, seed: int = 7, edition: int = 1) -> Path:
-    """Write the demo sites under ``out_dir``; return the path of ``manifest.json``."""
+def generate(
+    out_dir: str | Path,
+    seed: int = 7,
+    edition: int = 1,
+    *,
+    sites: int = len(SITES),
+    articles_per_site: int = ARTICLES_PER_SITE,
+) -> Path:
+    """Write the sites under ``out_dir``; return the path of ``manifest.json``.
+
+    ``sites`` and ``articles_per_site`` scale the network (see :func:`build_pages`).
+    """
     out = Path(out_dir)
-    pages, articles = build_pages(seed, edition)
+    pages, articles = build_pages(seed, edition, sites=sites, articles_per_site=articles_per_site)
     manifest: dict[str, dict[str, dict[str, str]]] = {}
     for page in pages:
         name = _file_name(page)
@@ -372,8 +422,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("out_dir")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--edition", type=int, default=1)
+    parser.add_argument("--sites", type=int, default=len(SITES), help="number of sites")
+    parser.add_argument(
+        "--articles-per-site", type=int, default=ARTICLES_PER_SITE, help="articles on each site"
+    )
     args = parser.parse_args(argv)
-    print(generate(args.out_dir, args.seed, args.edition))
+    print(
+        generate(
+            args.out_dir,
+            args.seed,
+            args.edition,
+            sites=args.sites,
+            articles_per_site=args.articles_per_site,
+        )
+    )
 
 
 if __name__ == "__main__":

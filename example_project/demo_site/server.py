@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -51,7 +52,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             status, content_type, kind = 200, entry["type"], entry["kind"]
             body = (self.server.root / entry["file"]).read_bytes()
-        self.server.count(kind)
+        self.server.count(kind, f"http://{host}{path}" if entry is not None else None)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -79,18 +80,29 @@ class _Server(ThreadingHTTPServer):
         self.root = root
         self.manifest = manifest
         self.hits: Counter[str] = Counter()
+        self.fetches: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def count(self, kind: str) -> None:
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Ignore clients that went away (a killed crawler); report anything else."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+    def count(self, kind: str, url: str | None = None) -> None:
         with self._lock:
             self.hits[kind] += 1
+            if url is not None:
+                self.fetches[url] += 1
 
 
 class DemoSiteServer:
     """A threaded HTTP server on 127.0.0.1 for a generated site directory; a context manager.
 
     ``port=0`` picks a free port. ``hits`` counts served responses by page kind (``article``,
-    ``listing``, ``static``, ``feed``, ``sitemap``, ``robots``, ``missing`` for 404s).
+    ``listing``, ``static``, ``feed``, ``sitemap``, ``robots``, ``missing`` for 404s);
+    ``fetches`` counts the responses of each served URL (``http://host/path``; 404s not
+    included), so a page fetched twice shows a count of 2.
     """
 
     def __init__(self, site_dir: str | Path, port: int = 0) -> None:
@@ -111,6 +123,10 @@ class DemoSiteServer:
     @property
     def hits(self) -> Counter[str]:
         return self._server.hits
+
+    @property
+    def fetches(self) -> Counter[str]:
+        return self._server.fetches
 
     def start(self) -> DemoSiteServer:
         self._thread = threading.Thread(

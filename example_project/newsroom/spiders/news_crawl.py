@@ -19,7 +19,7 @@ from scrapy.spiders import CrawlSpider, Rule
 from ..items import ArticleItem
 from .articles import article_item, clean_url, hosts_of, split_arg
 
-__all__ = ["NewsCrawlSpider", "ARTICLE_PATTERNS", "DENY_PATTERNS"]
+__all__ = ["NewsCrawlSpider", "ARTICLE_PATTERNS", "DENY_PATTERNS", "crawl_rules"]
 
 #: Regexes (searched in the absolute URL) of article pages on common news sites.
 ARTICLE_PATTERNS: tuple[str, ...] = (
@@ -60,20 +60,29 @@ class NewsCrawlSpider(CrawlSpider):
                 "news_crawl needs start pages: scrapy crawl news_crawl -a start_urls=https://site/"
             )
         self.allowed_domains = split_arg(allowed_domains) or hosts_of(self.start_urls)
-        allow = _patterns(article_patterns) or ARTICLE_PATTERNS
-        deny = _patterns(deny_patterns) or DENY_PATTERNS
-        self.rules = (
-            Rule(
-                LinkExtractor(allow=allow, deny=deny, process_value=clean_url),
-                callback="parse_article",
-                follow=True,
-            ),
-            Rule(LinkExtractor(deny=deny, process_value=clean_url), follow=True),
-        )
+        self.rules = crawl_rules(article_patterns, deny_patterns)
         super().__init__(*args, **kwargs)
 
     async def parse_article(self, response: Response) -> AsyncIterator[ArticleItem]:
         yield await article_item(response)
+
+
+def crawl_rules(
+    article_patterns: str | list[str] | None = None, deny_patterns: str | list[str] | None = None
+) -> tuple[Rule, ...]:
+    """The crawl rules: article pages go to ``parse_article`` and are followed; every other
+    page is only followed; nothing matching a deny pattern is either (defaults:
+    :data:`ARTICLE_PATTERNS`, :data:`DENY_PATTERNS`)."""
+    allow = _patterns(article_patterns) or ARTICLE_PATTERNS
+    deny = _patterns(deny_patterns) or DENY_PATTERNS
+    return (
+        Rule(
+            LinkExtractor(allow=allow, deny=deny, process_value=clean_url),
+            callback="parse_article",
+            follow=True,
+        ),
+        Rule(LinkExtractor(deny=deny, process_value=clean_url), follow=True),
+    )
 
 
 def _patterns(value: str | list[str] | None) -> tuple[str, ...]:
