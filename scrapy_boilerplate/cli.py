@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
@@ -32,6 +32,9 @@ from .model.metadata import ArticleMetadata
 from .output.highlight import highlight_html
 from .page.files import html_files, read_html
 from .page.responses import DEFAULT_MAX_BODY_SIZE
+
+if TYPE_CHECKING:
+    from .batch.run import Failure
 
 __all__ = ["main", "build_parser", "read_page", "COMMANDS_GROUP"]
 
@@ -180,12 +183,13 @@ def _byte_progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] 
         yield advance
 
 
+#: Failed pages named on standard error; the others are only counted.
 _FAILURES_SHOWN = 5
 
 
 def _cmd_extract_warc(args: argparse.Namespace) -> int:
     try:
-        from .batch.run import Failure, WarcRun, extract_warcs
+        from .batch.run import WarcRun, extract_warcs
     except ModuleNotFoundError as exc:
         if exc.name != "warcio":
             raise
@@ -201,30 +205,36 @@ def _cmd_extract_warc(args: argparse.Namespace) -> int:
     paths = [Path(name) for name in args.files]
     run = WarcRun(args.extractor, options, args.jobs, args.max_body_size, args.sniff_text)
     total = sum(path.stat().st_size for path in paths if path.is_file())
-    shown: list[Failure] = []
-
-    def on_failure(failure: Failure) -> None:
-        if len(shown) < _FAILURES_SHOWN:
-            shown.append(failure)
-            print(
-                f"scrapy-boilerplate: {failure.url}: {failure.reason}: {failure.message}",
-                file=sys.stderr,
-            )
-
     try:
         with _output(args.out) as out, _byte_progress(total, _show_progress(args)) as progress:
-            summary = extract_warcs(paths, out, run, progress=progress, on_failure=on_failure)
+            summary = extract_warcs(
+                paths, out, run, progress=progress, on_failure=_failure_reporter()
+            )
     except KeyboardInterrupt:
         print("scrapy-boilerplate: interrupted", file=sys.stderr)
         return 130
     except (OSError, BoilerplateError) as exc:
         print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
         return 1
-    for error in summary.file_errors:
-        print(f"scrapy-boilerplate: {error}", file=sys.stderr)
-    for line in summary.lines():
+    for line in [*(f"scrapy-boilerplate: {e}" for e in summary.file_errors), *summary.lines()]:
         print(line, file=sys.stderr)
     return 1 if summary.file_errors else 0
+
+
+def _failure_reporter() -> Callable[[Failure], None]:
+    """A callback that names the first :data:`_FAILURES_SHOWN` failed pages on stderr."""
+    shown = 0
+
+    def report(failure: Failure) -> None:
+        nonlocal shown
+        if shown < _FAILURES_SHOWN:
+            shown += 1
+            print(
+                f"scrapy-boilerplate: {failure.url}: {failure.reason}: {failure.message}",
+                file=sys.stderr,
+            )
+
+    return report
 
 
 def _show_progress(args: argparse.Namespace) -> bool:
