@@ -48,6 +48,18 @@ MIN_RATIO = 0.85
 FLAT_SHARE = 0.10
 FLAT_SLACK_MIB = 16.0
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+SECTION_HEAD = """## `extract-warc` throughput and memory
+
+`scrapy-boilerplate extract-warc` (a WARC file, gzip per record) next to `extract-dir` (a folder
+of the same pages) with the same `--jobs`: is reading WARC records in one process and sending
+the pages to the workers as fast as workers reading their own files, and does memory stay flat?
+Seconds are wall-clock, start-up included.
+
+```
+python benchmarks/warc_throughput.py --records {records} --jobs {jobs} --write
+```
+
+"""
 
 
 # -- inputs --------------------------------------------------------------------------------------
@@ -244,7 +256,7 @@ def main() -> None:
         from run_benchmarks import replace_section
 
         doc_path = REPO / "docs" / "benchmarks.md"
-        section = "## `extract-warc` throughput and memory\n\n" + text
+        section = SECTION_HEAD.format(records=args.records, jobs=args.jobs) + text
         doc_path.write_text(replace_section(doc_path.read_text(), "warc", section))
 
 
