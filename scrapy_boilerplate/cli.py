@@ -4,7 +4,9 @@
 line per metadata field the page has, after the title; ``--json`` for the full result,
 ``--highlight OUT.html`` for the page with its blocks marked); ``extract-dir DIR --out
 PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
-``{"<id>": {"articleBody": ..., "headline": ...}}``.
+``{"<id>": {"articleBody": ..., "headline": ...}}``; ``extract-warc FILE.warc.gz ... --out
+PAGES.jsonl`` extracts the HTML responses of WARC files (the ``[warc]`` extra), one JSON line
+per page, and prints a summary (:mod:`scrapy_boilerplate.batch`).
 
 More subcommands come from the ``scrapy_boilerplate.commands`` entry point group (``evaluate``
 is one): each entry point names a function ``add(subparsers)`` that adds its subcommand. A
@@ -14,19 +16,25 @@ plugin is imported only when its subcommand runs, or for ``--help``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
 from .model.metadata import ArticleMetadata
 from .output.highlight import highlight_html
 from .page.files import html_files, read_html
+from .page.responses import DEFAULT_MAX_BODY_SIZE
+
+if TYPE_CHECKING:
+    from .batch.run import Failure
 
 __all__ = ["main", "build_parser", "read_page", "COMMANDS_GROUP"]
 
@@ -141,6 +149,98 @@ def _cmd_extract_dir(args: argparse.Namespace) -> int:
     return 0
 
 
+def _default_jobs() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def _output(path: str) -> Iterator[TextIO]:
+    """The output file (UTF-8), or standard output for ``-``."""
+    if path == "-":
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def _byte_progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar over ``total`` file bytes on standard error, as a callback taking the bytes
+    read since its last call; None when disabled."""
+    if not enabled:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, leave=False) as bar:
+
+        def advance(count: int) -> None:
+            bar.update(count)
+
+        yield advance
+
+
+#: Failed pages named on standard error; the others are only counted.
+_FAILURES_SHOWN = 5
+
+
+def _cmd_extract_warc(args: argparse.Namespace) -> int:
+    try:
+        from .batch.run import WarcRun, extract_warcs
+    except ModuleNotFoundError as exc:
+        if exc.name != "warcio":
+            raise
+        print(
+            "scrapy-boilerplate: extract-warc needs warcio: pip install 'scrapy-boilerplate[warc]'",
+            file=sys.stderr,
+        )
+        return 2
+    options = dict(args.option)
+    get_extractor(args.extractor, **options)  # fail fast on a bad name or option
+    if args.jobs < 1 or args.max_body_size < 1:
+        raise ValueError("--jobs and --max-body-size take a positive number")
+    paths = [Path(name) for name in args.files]
+    run = WarcRun(args.extractor, options, args.jobs, args.max_body_size, args.sniff_text)
+    total = sum(path.stat().st_size for path in paths if path.is_file())
+    try:
+        with _output(args.out) as out, _byte_progress(total, _show_progress(args)) as progress:
+            summary = extract_warcs(
+                paths, out, run, progress=progress, on_failure=_failure_reporter()
+            )
+    except KeyboardInterrupt:
+        print("scrapy-boilerplate: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, BoilerplateError) as exc:
+        print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+        return 1
+    for line in [*(f"scrapy-boilerplate: {e}" for e in summary.file_errors), *summary.lines()]:
+        print(line, file=sys.stderr)
+    return 1 if summary.file_errors else 0
+
+
+def _failure_reporter() -> Callable[[Failure], None]:
+    """A callback that names the first :data:`_FAILURES_SHOWN` failed pages on stderr."""
+    shown = 0
+
+    def report(failure: Failure) -> None:
+        nonlocal shown
+        if shown < _FAILURES_SHOWN:
+            shown += 1
+            print(
+                f"scrapy-boilerplate: {failure.url}: {failure.reason}: {failure.message}",
+                file=sys.stderr,
+            )
+
+    return report
+
+
+def _show_progress(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() and not args.quiet
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with its subcommands (plugins: those ``argv`` needs, see above)."""
     parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=__doc__.splitlines()[0])
@@ -171,6 +271,35 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     extract_dir.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_extractor_arguments(extract_dir)
     extract_dir.set_defaults(handler=_cmd_extract_dir)
+
+    extract_warc = commands.add_parser(
+        "extract-warc", help="extract the HTML responses of WARC files to JSON lines"
+    )
+    extract_warc.add_argument("files", nargs="+", metavar="FILE", help="WARC file (.warc.gz ok)")
+    extract_warc.add_argument(
+        "--out", required=True, metavar="PAGES.jsonl", help="output file, or - for stdout"
+    )
+    extract_warc.add_argument(
+        "--jobs",
+        type=int,
+        default=_default_jobs(),
+        help="worker processes (default: the CPUs available, here %(default)s)",
+    )
+    extract_warc.add_argument(
+        "--max-body-size",
+        type=int,
+        default=DEFAULT_MAX_BODY_SIZE,
+        metavar="BYTES",
+        help="skip bodies larger than this once decoded (default %(default)s, as in a crawl)",
+    )
+    extract_warc.add_argument(
+        "--sniff-text",
+        action="store_true",
+        help="also extract text/* responses whose body looks like HTML",
+    )
+    extract_warc.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_extractor_arguments(extract_warc)
+    extract_warc.set_defaults(handler=_cmd_extract_warc)
 
     extractors = commands.add_parser("extractors", help="list the extractors and their options")
     extractors.set_defaults(handler=_cmd_extractors)

@@ -3,7 +3,7 @@ the import graph has no circle.
 
 Stages, lowest first (a stage may import any lower stage, and its own package's modules):
 errors/model -> page -> features, filters, output -> classifiers, site -> extractors ->
-api, integration, evaluation -> training -> cli -> the package root.
+api, integration, evaluation, batch -> training -> cli -> the package root.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ STAGES = {
     "api": 5,
     "integration": 5,
     "evaluation": 5,
+    "batch": 5,
     "training": 6,
     "cli": 7,
     "": 8,  # the package root (__init__), which re-exports the public API

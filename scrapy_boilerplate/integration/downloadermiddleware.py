@@ -14,6 +14,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
+from ..page.responses import looks_like_html
 from .articles import article_for, expect, is_expected
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
@@ -24,9 +25,6 @@ __all__ = [
     "looks_like_html",
     "response_content_type",
 ]
-
-_SNIFF_BYTES = 1024
-_HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body")
 
 
 def response_content_type(response: Response) -> str | None:
@@ -43,12 +41,6 @@ def response_content_type(response: Response) -> str | None:
         return f"text/html; charset={response.encoding}"
     header = response.headers.get(b"Content-Type")
     return header.decode("latin-1") if header else None
-
-
-def looks_like_html(body: bytes) -> bool:
-    """True if the first KiB holds ``<!doctype html``, ``<html``, ``<head`` or ``<body``."""
-    start = body[:_SNIFF_BYTES].lower()
-    return any(marker in start for marker in _HTML_MARKERS)
 
 
 def is_html_response(response: Response, *, sniff_text: bool) -> bool:

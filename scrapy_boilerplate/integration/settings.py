@@ -16,6 +16,7 @@ from scrapy.settings import BaseSettings
 
 from ..errors import BoilerplateError
 from ..extractors import Extractor, get_extractor
+from ..page.responses import DEFAULT_MAX_BODY_SIZE
 from .urlpatterns import ACCEPTED, UrlPatternError, UrlRules, normalise_pattern
 
 __all__ = [
@@ -81,7 +82,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_TEXT_FIELD": None,
     "BOILERPLATE_TITLE_FIELD": None,
     "BOILERPLATE_OVERWRITE": False,
-    "BOILERPLATE_MAX_BODY_SIZE": 5 * 1024 * 1024,
+    "BOILERPLATE_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
     "BOILERPLATE_SNIFF_TEXT": False,
     "BOILERPLATE_HTML_FIELD": None,
     "BOILERPLATE_URL_FIELD": "url",
