@@ -52,10 +52,12 @@ def test_killed_workers_lose_no_item_and_at_most_their_pages_fields(
     assert outcome.faults >= 1
     assert outcome.received == PAGES and outcome.lost == 0 and outcome.duplicated == 0
     stats = outcome.stats
+    # a kill can land as the crawl closes its pool: the pool notices at most the kills made
+    deaths = stats.get("boilerplate/workers/died", 0)
+    assert 1 <= deaths <= outcome.faults
     # a page misses its fields only if its worker was killed on both of its runs
-    assert outcome.without_text <= outcome.faults // 2
+    assert outcome.without_text <= deaths // 2
     assert outcome.without_text == stats.get("boilerplate/responses/errors/WorkerDiedError", 0)
-    assert stats["boilerplate/workers/died"] == outcome.faults
     assert outcome.workers_left == 0
 
 
