@@ -18,22 +18,9 @@ PASSWORD=newsroom
 DATABASE=newsroom_test
 LOG=${TMPDIR:-/tmp}/boilerplate-pg-setup.log
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
+# shellcheck source=.ci/detached.sh
+source "$(dirname "$0")/detached.sh"
 as_postgres() { as_root su postgres -s /bin/sh -c "$1"; }
-close_inherited_descriptors() {
-    local fd
-    for fd in $(ls /proc/$BASHPID/fd); do
-        case $fd in 0 | 1 | 2) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
-    done
-}
-# Run "$@" detached from our descriptors; print its log if it fails.
-detached() {
-    if ! (close_inherited_descriptors; "$@") </dev/null >>"$LOG" 2>&1; then
-        echo "failed: $*" >&2
-        tail -n 40 "$LOG" >&2
-        return 1
-    fi
-}
 
 : >"$LOG"
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then

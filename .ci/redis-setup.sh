@@ -17,21 +17,8 @@ exec 1>&2
 
 LOG=${TMPDIR:-/tmp}/boilerplate-redis-setup.log
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
-close_inherited_descriptors() {
-    local fd
-    for fd in $(ls /proc/$BASHPID/fd); do
-        case $fd in 0 | 1 | 2) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
-    done
-}
-# Run "$@" detached from our descriptors; print its log if it fails.
-detached() {
-    if ! (close_inherited_descriptors; "$@") </dev/null >>"$LOG" 2>&1; then
-        echo "failed: $*" >&2
-        tail -n 40 "$LOG" >&2
-        return 1
-    fi
-}
+# shellcheck source=.ci/detached.sh
+source "$(dirname "$0")/detached.sh"
 
 : >"$LOG"
 binary=${BOILERPLATE_REDIS_SERVER:-$(command -v redis-server || true)}
