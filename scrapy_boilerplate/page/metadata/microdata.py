@@ -30,13 +30,20 @@ _ITEMS: Final = etree.XPath("//*[@itemscope]")
 
 def readable(root: Element) -> bool:
     """Whether the page's items are few and shallow enough for extruct (see above)."""
+    return _readable(_items(root))
+
+
+def _items(root: Element) -> list[Any]:
     found = _ITEMS(root)
-    items = found if isinstance(found, list) else []
+    return found if isinstance(found, list) else []
+
+
+def _readable(items: list[Any]) -> bool:
     if len(items) > MAX_ITEMS:
         return False
     depths: dict[Any, int] = {}
     for item in items:
-        ancestors = islice(item.iterancestors(), _MAX_ANCESTORS)  # type: ignore[union-attr]
+        ancestors = islice(item.iterancestors(), _MAX_ANCESTORS)
         depth = 1 + next((depths[a] for a in ancestors if a in depths), 0)
         if depth > MAX_DEPTH:
             return False
@@ -64,8 +71,9 @@ def microdata_documents(
     root: Element, base_url: str | None, extruct: ExtructExtractors
 ) -> list[Any]:
     """The page's top-level microdata items as schema.org objects (URLs resolved); none if the
-    page is not :func:`readable`."""
-    if not readable(root):
+    page has no items (extruct is not called) or is not :func:`readable`."""
+    items = _items(root)
+    if not items or not _readable(items):
         return []
     items = extruct.microdata.extract_items(root, base_url)
     return [_as_schema(item, 0) for item in items]
