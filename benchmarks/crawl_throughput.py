@@ -70,7 +70,9 @@ def generated_page(index: int) -> bytes:
     ).encode()
 
 
-def serve(pages: list[bytes], port_out: Any, latency_s: float) -> None:
+def page_handler(pages: list[bytes], latency_s: float = 0.0) -> type[BaseHTTPRequestHandler]:
+    """A handler serving ``pages[N]`` at ``/p/N.html`` (404 otherwise), after ``latency_s``."""
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -91,8 +93,12 @@ def serve(pages: list[bytes], port_out: Any, latency_s: float) -> None:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+    return Handler
+
+
+def serve(pages: list[bytes], port_out: Any, latency_s: float) -> None:
     ThreadingHTTPServer.daemon_threads = True
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), page_handler(pages, latency_s))
     port_out.put(server.server_address[1])
     server.serve_forever()
 

@@ -32,11 +32,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))  # its sibling scripts (page server, sections)
 SLOW_MARKER = "PATHOLOGICAL-PAGE-SLEEPS-HERE"
 SLOW_EVERY = 25
 
@@ -104,27 +105,10 @@ def page(index: int) -> bytes:
 @contextmanager
 def serving(pages: int) -> Iterator[int]:
     """Serve ``pages`` article pages on a free local port (yields the port)."""
+    from crawl_throughput import page_handler
+
     bodies = [page(index) for index in range(pages)]
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self) -> None:
-            try:
-                body = bodies[int(self.path.rsplit("/", 1)[1].split(".")[0])]
-            except (ValueError, IndexError):
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), page_handler(bodies))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -351,7 +335,6 @@ def main() -> None:
     text = table(outcomes, args.pages)
     print(text)
     if args.write:
-        sys.path.insert(0, str(REPO / "benchmarks"))
         from run_benchmarks import replace_section
 
         doc_path = REPO / "docs" / "benchmarks.md"
