@@ -17,7 +17,9 @@ from ..model.document import Element, TextDocument
 from ..model.metadata import ArticleMetadata
 from ..model.options import COMMON_OPTIONS, Option
 from ..model.result import ExtractionResult
-from ..output.html import content_html
+from ..output.html import render_html
+from ..output.markdown import render_markdown
+from ..output.structure import content_structure, page_base_url
 from ..output.text import article_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
@@ -93,6 +95,7 @@ class Extractor:
             raise ExtractionError(f"extractor {self.name!r} hit the recursion limit") from exc
         except Exception as exc:
             raise ExtractionError(f"extractor {self.name!r} failed: {exc!r}") from exc
+        clean_html, markdown = self._structured(doc)
         return ExtractionResult(
             title=title,
             text=article_text(doc.blocks),
@@ -100,8 +103,21 @@ class Extractor:
             extractor=self.name,
             options=self.options,
             url=doc.url,
-            html=content_html(doc.blocks) if self.options["include_html"] else None,
+            html=clean_html,
             metadata=self._metadata(doc) if self.options["metadata"] else None,
+            markdown=markdown,
+        )
+
+    def _structured(self, doc: TextDocument) -> tuple[str | None, str | None]:
+        """The clean HTML and the Markdown of the content, each None unless its option is on
+        (nothing is computed when neither is)."""
+        want_html, want_markdown = self.options["include_html"], self.options["include_markdown"]
+        if not want_html and not want_markdown:
+            return None, None
+        nodes = content_structure(doc.blocks, page_base_url(doc.root, doc.url))
+        return (
+            render_html(nodes) if want_html else None,
+            render_markdown(nodes) if want_markdown else None,
         )
 
     @staticmethod

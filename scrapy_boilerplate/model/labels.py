@@ -24,3 +24,17 @@ H3: Final = "H3"
 HIDDEN: Final = "HIDDEN"
 #: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
 OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"
+
+#: Victor's segment labels (the ``victor`` extractor puts one on each block it labels): a
+#: heading, a paragraph, a list item, a continuation of the previous segment, or noise. When a
+#: page's blocks carry them, they decide headings and list items in the structured outputs
+#: (:mod:`scrapy_boilerplate.output.structure`); otherwise the blocks' DOM elements do.
+VICTOR_HEADER: Final = "victor:header"
+VICTOR_PARAGRAPH: Final = "victor:paragraph"
+VICTOR_LIST: Final = "victor:list"
+VICTOR_CONTINUATION: Final = "victor:continuation"
+VICTOR_OTHER: Final = "victor:other"
+#: Every Victor label.
+VICTOR_LABELS: Final = frozenset(
+    {VICTOR_HEADER, VICTOR_PARAGRAPH, VICTOR_LIST, VICTOR_CONTINUATION, VICTOR_OTHER}
+)
