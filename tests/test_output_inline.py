@@ -91,3 +91,19 @@ def test_deep_inline_nesting_does_not_recurse() -> None:
 def test_visible_text_keeps_whitespace_and_breaks() -> None:
     pre = html.fragment_fromstring("<pre>a  b\n  c<br>d<span hidden>x</span><i>e</i></pre>")
     assert visible_text(pre) == "a  b\n  c\nde"
+
+
+def test_visible_text_puts_block_level_elements_on_lines_of_their_own() -> None:
+    pre = html.fragment_fromstring("<pre><div>1</div>a\n\n<div>2</div><p>b\n</p>c</pre>")
+    assert visible_text(pre) == "1\na\n\n2\nb\nc"
+
+
+def test_where_the_segmentation_splits_a_space_separates_the_words() -> None:
+    assert spans(
+        "<div><span>1,992</span><span aria-hidden='true'>2</span><span>2 gold badges</span>"
+        "<a href='/a'>Posted</a><time>today</time>by <small>Ann</small>. H<sub>2</sub>O</div>"
+    ) == (
+        Text("1,992 2 gold badges "),
+        Link("https://example.com/a", (Text("Posted"),)),
+        Text(" today by Ann. H2O"),
+    )

@@ -9,8 +9,12 @@ are all content, so links and emphasis survive. Rules:
   is plain text), ``<br>`` a line break.
 - Any other element (block-level, ignorable, hidden) is skipped with its content; the text
   after it (its tail) still belongs to the paragraph.
+- Where the segmentation splits blocks (a skipped element, or a phrasing element that is not
+  one of its inline tags: ``<time>``, ``<small>``, ``<img>``, ``<label>`` ...) and around
+  ``<a href>`` (as the segmentation does), the edges count as a space:
+  ``1,992<span hidden>..</span>2 badges`` reads ``1,992 2 badges``.
 - Whitespace runs (no-break spaces included) become one space; spaces at the edges of the
-  paragraph and around line breaks are dropped.
+  paragraph, around line breaks and before punctuation (as in the article text) are dropped.
 - Link targets are resolved against the page's base URL; in-page (``#...``), ``javascript:``
   and ``data:`` links are dropped (their text is kept).
 
@@ -19,14 +23,20 @@ The walk is iterative: nesting depth is bounded only by the parser.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urljoin
 
 from ..model.document import Element
-from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, is_hidden
+from ..page.tags import (
+    EXTRA_IGNORABLE_TAGS,
+    IGNORABLE_TAGS,
+    INLINE_SPACED_TAGS,
+    INLINE_TAGS,
+    is_hidden,
+)
+from .text import tidy_text
 
 __all__ = [
     "Span",
@@ -91,8 +101,10 @@ PHRASING_TAGS: Final = frozenset(
 )  # fmt: skip
 _STYLES: Final = {"b": "strong", "strong": "strong", "i": "em", "em": "em"}
 _CODE_TAGS: Final = frozenset({"code", "kbd", "samp", "tt"})
+# Phrasing elements the segmentation splits blocks at: their edges count as spaces.
+_SPLITTING_TAGS: Final = PHRASING_TAGS - INLINE_TAGS - INLINE_SPACED_TAGS - {"a", "br"}
+_SPACE: Final = Text(" ")
 _SKIPPED_TAGS: Final = IGNORABLE_TAGS | EXTRA_IGNORABLE_TAGS
-_WHITESPACE = re.compile(r"\s+")
 _DROPPED_SCHEMES = ("javascript:", "data:", "vbscript:")
 
 
@@ -121,6 +133,9 @@ def inline_spans(owner: Element, base_url: str | None = None) -> tuple[Span, ...
     A style already open is not opened again (``<b>`` in ``<strong>`` is plain), so spans nest
     at most three deep (a link, strong, emphasis) however deep the markup.
     """
+    if not len(owner):  # text only: the common case
+        text = _collapse(owner.text or "").strip(" ")
+        return (Text(text),) if text else ()
     root: list[Span] = []
     _add_text(root, owner.text)
     stack = [_Frame(owner, iter(owner), root)]
@@ -133,13 +148,20 @@ def inline_spans(owner: Element, base_url: str | None = None) -> tuple[Span, ...
                 _close(frame, stack[-1].spans)
             continue
         tag = child.tag
-        if not isinstance(tag, str) or tag not in PHRASING_TAGS or is_hidden(child):
-            pass  # a comment, a block-level, ignorable or hidden element: skipped
+        if not isinstance(tag, str):
+            pass  # a comment or processing instruction
+        elif tag not in PHRASING_TAGS or is_hidden(child):
+            frame.spans.append(_SPACE)  # a block-level, ignorable or hidden element: skipped
         elif tag == "br":
             frame.spans.append(LineBreak())
         elif tag in _CODE_TAGS:
-            frame.spans.append(Code(_collapse(visible_text(child)).strip()))
-        elif tag != "img" and tag != "wbr":
+            code = Code(_collapse(visible_text(child)).strip())
+            frame.spans += [_SPACE, code, _SPACE] if tag in _SPLITTING_TAGS else [code]
+        elif tag in _SPLITTING_TAGS and not len(child):  # <time>, <img>, <small> ...: no markup
+            frame.spans += [_SPACE, Text(_collapse(child.text or "")), _SPACE]
+        else:
+            if tag == "a" and child.get("href") is not None:
+                frame.spans.append(_SPACE)
             opened = _Frame(child, iter(child), [], *_wrapper(child, stack, base_url))
             _add_text(opened.spans, child.text)
             stack.append(opened)
@@ -163,34 +185,52 @@ def _wrapper(
 
 def _close(frame: _Frame, parent: list[Span]) -> None:
     """Put a finished frame's spans into its parent's, wrapped, then its tail."""
+    element = frame.element
+    if element.tag in _SPLITTING_TAGS:
+        frame.spans.insert(0, _SPACE)
+        frame.spans.append(_SPACE)
     if frame.href is not None:
         parent.append(Link(frame.href, tuple(frame.spans)))
     elif frame.style is not None:
         parent.append(Styled(frame.style, tuple(frame.spans)))
     else:
         parent.extend(frame.spans)
-    _add_text(parent, frame.element.tail)
+    if element.tag == "a" and element.get("href") is not None:
+        parent.append(_SPACE)
+    _add_text(parent, element.tail)
 
 
 def visible_text(element: Element) -> str:
-    """The text of ``element`` as written (whitespace kept, ``<br>`` a newline), without
-    ignorable or hidden descendants."""
+    """The text of ``element`` as written (whitespace kept; ``<br>`` ends a line, a
+    block-level element is on lines of its own), without ignorable or hidden descendants."""
     parts = [element.text or ""]
-    stack: list[tuple[Iterator[Element], str | None]] = [(iter(element), None)]
+    # per open element: its children, its tail, whether it ends a line
+    stack: list[tuple[Iterator[Element], str, bool]] = [(iter(element), "", False)]
     while stack:
-        children, tail = stack[-1]
+        children, tail, ends_line = stack[-1]
         child = next(children, None)
         if child is None:
             stack.pop()
-            parts.append(tail or "")
+            if ends_line and not _at_line_start(parts):
+                parts.append("\n")
+            parts.append(tail)
         elif child.tag == "br":
             parts.append("\n" + (child.tail or ""))
         elif isinstance(child.tag, str) and child.tag not in _SKIPPED_TAGS and not is_hidden(child):
+            block_level = child.tag not in PHRASING_TAGS
+            if block_level and not _at_line_start(parts):
+                parts.append("\n")
             parts.append(child.text or "")
-            stack.append((iter(child), child.tail))
+            stack.append((iter(child), child.tail or "", block_level))
         else:
             parts.append(child.tail or "")
     return "".join(parts)
+
+
+def _at_line_start(parts: list[str]) -> bool:
+    """Whether the text of ``parts`` is empty or ends with a newline."""
+    last = next((part for part in reversed(parts) if part), "")
+    return not last or last.endswith("\n")
 
 
 def plain_text(spans: Sequence[Span]) -> str:
@@ -207,7 +247,11 @@ def _plain(span: Span) -> str:
 
 
 def _collapse(text: str) -> str:
-    return _WHITESPACE.sub(" ", text)
+    """Whitespace runs as one space (kept at the edges)."""
+    inner = " ".join(text.split())
+    if not inner:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + inner + (" " if text[-1].isspace() else "")
 
 
 def _add_text(spans: list[Span], text: str | None) -> None:
@@ -233,11 +277,14 @@ def _trimmed(spans: Sequence[Span], space_before: list[bool]) -> list[Span]:
             text = span.text.lstrip(" ") if space_before[0] else span.text
             if not text:
                 continue
+            last = out[-1] if out else None
+            if isinstance(last, Text):
+                out.pop()
+                text = last.text + text
+            if " " in text:
+                text = tidy_text(text)  # no space before punctuation
             space_before[0] = text.endswith(" ")
-            if out and isinstance(out[-1], Text):
-                out[-1] = Text(out[-1].text + text)
-            else:
-                out.append(Text(text))
+            out.append(Text(text))
         elif isinstance(span, LineBreak):
             out = _rstripped(out)
             if out:

@@ -37,6 +37,7 @@ from .structure import (
 
 __all__ = ["content_markdown", "render_markdown", "escape_markdown"]
 
+_SPECIAL = "\\`*[]<_"
 _ESCAPED = re.compile(r"[\\`*\[\]<]|(?<![^\W_])_|_(?![^\W_])")
 _BLOCK_MARKER = re.compile(r"^(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|[-=]+\s*$|~~~)")
 _NUMBERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
@@ -56,6 +57,8 @@ def render_markdown(nodes: Sequence[Node]) -> str:
 
 def escape_markdown(text: str) -> str:
     """``text`` with the characters escaped that Markdown would read as inline markup."""
+    if not any(character in text for character in _SPECIAL):
+        return text
     return _ESCAPED.sub(lambda found: "\\" + found.group(0), text)
 
 

@@ -204,7 +204,7 @@ def content_structure(blocks: Sequence[TextBlock], base_url: str | None = None) 
         if not piece.is_content:
             index += 1
             continue
-        role = _role(piece, victor, builder.tables)
+        role = _role(piece, victor, builder.roles)
         end = index + 1
         while end < len(pieces) and _same_paragraph(piece, pieces[end]):
             end += 1
@@ -224,11 +224,16 @@ def _pieces(blocks: Sequence[TextBlock]) -> list[_Piece]:
     """Every atomic block as a piece, in document order."""
     pieces: list[_Piece] = []
     for block in blocks:
-        label = next((name for name in _VICTOR_PRIORITY if name in block.labels), None)
+        label = None
+        if block.labels and not block.labels.isdisjoint(L.VICTOR_LABELS):
+            label = next(name for name in _VICTOR_PRIORITY if name in block.labels)
+        if "\n" not in block.text:
+            pieces.append(_Piece(block.text, _owner(block.element), label, block.is_content))
+            continue
         lines = block.text.split("\n")
-        elements = (
-            block.elements if len(block.elements) == len(lines) else [block.element] * len(lines)
-        )
+        elements: Sequence[Element | None] = block.elements
+        if len(elements) != len(lines):
+            elements = [block.element] * len(lines)
         for line, element in zip(lines, elements, strict=True):
             pieces.append(_Piece(line, _owner(element), label, block.is_content))
     return pieces
@@ -259,44 +264,55 @@ def _plain_spans(text: str) -> list[Span]:
     return [Text(tidy)] if tidy else []
 
 
-class _TableKinds:
-    """:func:`is_data_table`, once per table."""
+class _Roles:
+    """The DOM role of each element (see the module rules), computed once per element from
+    its parent's: the walk up stops at the first element already known."""
 
     def __init__(self) -> None:
-        self._known: dict[Element, bool] = {}
+        self._known: dict[Element, _Role] = {}
+        self._data_tables: dict[Element, bool] = {}
 
-    def is_data(self, table: Element) -> bool:
-        if table not in self._known:
-            self._known[table] = is_data_table(table)
-        return self._known[table]
+    def of(self, owner: Element) -> _Role:
+        chain: list[Element] = []
+        element: Element | None = owner
+        while element is not None and element not in self._known:
+            if element.tag in ("body", "html"):
+                break
+            chain.append(element)
+            element = element.getparent()
+        role = self._known.get(element, _Role()) if element is not None else _Role()
+        for element in reversed(chain):  # outside in
+            role = self._known[element] = self._inner(role, element)
+        return role
 
-
-def _role(piece: _Piece, victor: bool, tables: _TableKinds) -> _Role:
-    role = _dom_role(piece.owner, tables) if piece.owner is not None else _Role()
-    return _victor_role(role, piece.label) if victor else role
-
-
-def _dom_role(owner: Element, tables: _TableKinds) -> _Role:
-    """The role the owner's ancestors give (see the module rules)."""
-    containers: list[_Container] = []  # innermost first
-    leaf, key, cut, level = "paragraph", None, 0, 0
-    element: Element | None = owner
-    while element is not None and element.tag not in ("body", "html"):
+    def _inner(self, outer: _Role, element: Element) -> _Role:
+        """The role of ``element`` inside an element of role ``outer``."""
+        if outer.key is not None:
+            return outer  # inside a <pre> or a data table, nothing else counts
         tag = element.tag
-        if tag == "li":
+        if tag == "pre" or (tag == "table" and self._is_data(element)):
+            return _Role(outer.containers, "code" if tag == "pre" else "table", 0, element)
+        containers = outer.containers
+        if tag == "li" and len(containers) + 2 <= MAX_DEPTH:
             parent = element.getparent()
-            containers += [("item", element), ("list", element if parent is None else parent)]
-        elif tag == "blockquote":
-            containers.append(("quote", element))
-        elif tag == "pre" or (tag == "table" and tables.is_data(element)):
-            leaf, key, cut = ("code" if tag == "pre" else "table"), element, len(containers)
-        elif not level and tag in _HEADING_LEVELS:
-            level = _HEADING_LEVELS[tag]
-        element = element.getparent()
-    outer = tuple(reversed(containers[cut:]))[:MAX_DEPTH]
-    if key is not None:
-        return _Role(outer, leaf, 0, key)
-    return _Role(outer, "heading", level) if level else _Role(outer)
+            containers = (*containers, ("list", element if parent is None else parent))
+            containers = (*containers, ("item", element))
+        elif tag == "blockquote" and len(containers) < MAX_DEPTH:
+            containers = (*containers, ("quote", element))
+        level = _HEADING_LEVELS.get(tag, outer.level)
+        if containers is outer.containers and level == outer.level:
+            return outer
+        return _Role(containers, "heading" if level else "paragraph", level)
+
+    def _is_data(self, table: Element) -> bool:
+        if table not in self._data_tables:
+            self._data_tables[table] = is_data_table(table)
+        return self._data_tables[table]
+
+
+def _role(piece: _Piece, victor: bool, roles: _Roles) -> _Role:
+    role = roles.of(piece.owner) if piece.owner is not None else _Role()
+    return _victor_role(role, piece.label) if victor else role
 
 
 def _victor_role(role: _Role, label: str | None) -> _Role:
@@ -318,7 +334,7 @@ class _Builder:
 
     def __init__(self, pieces: list[_Piece]) -> None:
         self.pieces = pieces
-        self.tables = _TableKinds()
+        self.roles = _Roles()
         self.nodes: list[Node] = []
         self.open: list[tuple[object, Quote | ListBlock | ListItem]] = []
         self.last_text: list[Span] | None = None  # where a continuation goes
