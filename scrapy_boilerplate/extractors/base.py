@@ -15,7 +15,7 @@ from ..filters import Filter
 from ..model.context import NO_CONTEXT, ExtractionContext
 from ..model.document import Element, TextDocument
 from ..model.metadata import ArticleMetadata
-from ..model.options import COMMON_OPTIONS, Option
+from ..model.options import COMMON_OPTIONS, Option, validate_options
 from ..model.result import ExtractionResult
 from ..output.html import render_html
 from ..output.markdown import render_markdown
@@ -64,6 +64,12 @@ class Extractor:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def with_options(self, **changes: Any) -> Extractor:
+        """This extractor with ``changes`` to its options (checked: ``ValueError`` naming a bad
+        one), e.g. ``extractor.with_options(include_markdown=True)``."""
+        options = validate_options(self.name, self.spec.all_options, {**self.options, **changes})
+        return Extractor(self.spec, options)
 
     def process(self, doc: TextDocument, context: ExtractionContext | None = None) -> TextDocument:
         """Run the filter chain over ``doc`` (in place) and return it."""
