@@ -25,6 +25,7 @@ from scrapy_boilerplate import (
 )
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
+from scrapy_boilerplate.integration.items import fill_item
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site
@@ -430,3 +431,25 @@ def test_the_start_is_logged_with_extractor_and_workers(
     [line] = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
     assert line.startswith("scrapy-boilerplate: extractor 'numwords', 1 worker process(es)")
     assert "time limit 5 s per page" in line and "extraction on demand" in line
+
+
+def test_fill_item_puts_each_format_in_its_field() -> None:
+    page = (SITE / "structured.html").read_bytes()
+    result = extract(page, include_markdown=True, include_html=True)
+    item: dict[str, Any] = {}
+    report = fill_item(
+        item,
+        result,
+        text_field="body",
+        title_field=None,
+        overwrite=False,
+        text_format="html",
+        markdown_field="body_md",
+    )
+    assert item == {"body": result.html, "body_md": result.markdown}
+    assert report.written == ["body", "body_md"]
+    plain = extract(page)  # nothing rendered: the fields are left alone
+    item = {}
+    fill_item(item, plain, text_field="body", title_field=None, overwrite=False,
+              text_format="markdown", html_field="body_html")  # fmt: skip
+    assert item == {}
