@@ -73,7 +73,10 @@ def _add_extractor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
-    extractor = get_extractor(args.extractor, **dict(args.option))
+    options = dict(args.option)
+    if args.json or args.metadata:
+        options.setdefault("metadata", True)
+    extractor = get_extractor(args.extractor, **options)
     if args.highlight and len(args.files) != 1:
         raise ValueError("--highlight takes exactly one FILE")
     status = 0

@@ -203,10 +203,12 @@ def _options_dict(value: Any, where: str) -> dict[str, Any]:
 
 
 def _build(name: Any, options: Mapping[str, Any], where: str) -> Extractor:
+    """Extractor ``name`` with ``options``; in a crawl the metadata is read unless an option
+    says ``metadata: False`` (the item fields and page objects need it)."""
     if not isinstance(name, str) or not name:
         raise SettingError(f"{where}: the extractor must be a name (str), got {name!r}")
     try:
-        return get_extractor(name, **options)
+        return get_extractor(name, **{"metadata": True, **options})
     except (TypeError, ValueError) as exc:
         raise SettingError(f"{where}: {exc}") from None
 
