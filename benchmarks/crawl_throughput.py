@@ -4,8 +4,13 @@ Serves N local pages from a separate process on 127.0.0.1 and crawls them with S
 crawl in a fresh process, modes interleaved, ``--repeat`` times), then prints a markdown table:
 pages/s (median), the ratio to the crawl without the add-on, extraction time per page and the
 reactor's lag (a 10 ms LoopingCall: how late each tick ran, i.e. how long the event loop was
-blocked; 95th percentile and worst, median over runs) and the crawl process's own CPU time per page
-(start-up included; worker processes and the page server excluded).
+blocked; 95th percentile and worst, median over runs) and the crawl process's own CPU time per
+page: all of it (start-up included) and between spider_opened and spider_closed (worker
+processes and the page server excluded).
+
+Article pages (``--article-share`` of them) have the callback ``parse_article``, which yields an
+item; the others play listing pages with their own callback ``parse_listing``, which yields
+nothing (their links are already scheduled), as in the example project's spider.
 
 Pages: the first N WCXB pages (``$BOILERPLATE_DATASETS`` or ``../shared/datasets`` next to the
 repository) if present, else generated article pages.
@@ -105,8 +110,9 @@ def serve(pages: list[bytes], port_out: Any, latency_s: float) -> None:
 
 
 def is_article(index: int, article_share: float) -> bool:
-    """Whether page ``index`` plays an article (its callback yields an item) or a listing page
-    (it yields nothing: its links are already scheduled); articles spread evenly."""
+    """Whether page ``index`` plays an article (``parse_article`` yields an item) or a listing
+    page (``parse_listing`` yields nothing: its links are already scheduled); articles spread
+    evenly."""
     return int((index + 1) * article_share) > int(index * article_share)
 
 
