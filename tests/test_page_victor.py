@@ -116,3 +116,7 @@ def test_no_text_lost_against_html_text() -> None:
     ours = " ".join(texts(html)).split()
     theirs = html_text.extract_text(html).split()
     assert sorted(word.strip(",.") for word in ours) == sorted(w.strip(",.") for w in theirs)
+
+
+def test_text_directly_in_body_forms_blocks() -> None:
+    assert texts("<body>lead<p>x</p>tail</body>") == ["lead", "x", "tail"]

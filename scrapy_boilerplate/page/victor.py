@@ -193,8 +193,12 @@ def victor_blocks(root: Element) -> list[VictorBlock]:
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, element in walker:
         name = _tag_name(element)
-        if element is body or name is None:
-            if event == "end" and element is not body and element.tail:
+        if element is body:
+            if event == "start" and body.text:
+                walk.add_text(body.text, body, ())
+            continue
+        if name is None:
+            if event == "end" and element.tail:
                 walk.add_text(element.tail, _parent(element), tuple(walk.stack))
             continue
         if event == "start":
