@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import BoilerplateError
-from .evaluation.cleaneval import cleaneval_document
-from .evaluation.datasets import cleaneval_page_html
 from .extractors import available_extractors, get_extractor, get_spec
 from .model.metadata import ArticleMetadata
+from .output.cleaneval import cleaneval_document
 from .output.highlight import highlight_html
+from .page.cleaneval import cleaneval_page_html
 from .page.files import html_files, read_html
 from .page.responses import DEFAULT_MAX_BODY_SIZE
 

@@ -7,13 +7,13 @@ import pytest
 from scrapy_boilerplate.evaluation.cleaneval import (
     EvertCounts,
     EvertTotals,
-    cleaneval_document,
     cleaneval_segments,
     evert_counts,
     evert_tokens,
 )
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.model.document import TextBlock
+from scrapy_boilerplate.output.cleaneval import cleaneval_document
 
 GOLD = (
     "URL: http://example.org/a\n<h> A title\n<p> First paragraph\ncontinues here.\n"

@@ -3,9 +3,7 @@
 **Gold / output format**: a first line ``URL: ...``, then segments, each starting with
 ``<p>`` (paragraph), ``<h>`` (heading) or ``<l>`` (list item) at the start of a line; text
 without a marker continues the segment before it (:func:`cleaneval_segments`).
-:func:`cleaneval_document` writes an extraction in it: blocks labelled ``VICTOR_HEADER`` /
-``VICTOR_LIST`` (the ``victor`` extractor), else ``HEADING`` / ``LI`` (the segmentation's
-tags), are ``<h>`` / ``<l>``; every other content block is ``<p>``.
+:func:`~scrapy_boilerplate.output.cleaneval.cleaneval_document` writes an extraction in it.
 
 **Evert's measure** (``cleaneval.py`` v1.0, 2008, as our spec describes it; the official
 ``cleaneval.prl`` is not available): both texts lose the ``URL:`` line, control characters
@@ -24,12 +22,11 @@ from __future__ import annotations
 import difflib
 import re
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..model import labels as L
-from ..model.document import TextBlock
+from ..output.cleaneval import SEGMENT_TAGS, cleaneval_document
 
 __all__ = [
     "SEGMENT_TAGS",
@@ -41,8 +38,6 @@ __all__ = [
     "EvertTotals",
 ]
 
-#: Segment codes and their tags.
-SEGMENT_TAGS: Final = {"p": "<p>", "h": "<h>", "l": "<l>"}
 _MARKER = re.compile(r"^\s*<([phl])>\s*", re.IGNORECASE)
 _ANY_TAG = re.compile(r"<([phl])>", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -66,26 +61,6 @@ def cleaneval_segments(raw: str) -> list[tuple[str, str]]:
         if line.strip():
             segments[-1][1].append(" ".join(line.split()))
     return [(code, " ".join(parts)) for code, parts in segments if parts]
-
-
-def _code_of(block: TextBlock) -> str:
-    labels = block.labels
-    if L.VICTOR_HEADER in labels or (L.HEADING in labels and L.VICTOR_OTHER not in labels):
-        return "h"
-    if L.VICTOR_LIST in labels or L.LI in labels:
-        return "l"
-    return "p"
-
-
-def cleaneval_document(blocks: Sequence[TextBlock], url: str | None = None) -> str:
-    """The content blocks in the CleanEval format: the ``URL:`` line, one segment per block
-    (a merged block's lines join with spaces)."""
-    lines = [f"URL: {url or ''}"]
-    for block in blocks:
-        text = " ".join(block.text.split())
-        if block.is_content and text:
-            lines.append(f"{SEGMENT_TAGS[_code_of(block)]} {text}")
-    return "\n".join(lines) + "\n"
 
 
 def evert_tokens(text: str, tags: bool = True) -> list[str]:
