@@ -122,15 +122,15 @@ VICTOR_NOTES = """## 5. Marek 2007 (Victor), Table 6.1: CRF labelling of text bl
 
 Setup: Victor's pipeline as built in the package (`page/victor.py` split at every tag,
 `features/victor.py` features, `classifiers/crf.py` CRFsuite in place of CRF++; on CleanEval
-{victor_parameters}, c2 chosen among six (c1, c2) pairs by this same CV, so slightly
-optimistic; the shipped WCXB model uses c1 = c2 = 0.05). The thesis's hand-labelled blocks do not exist here: labels come from
-aligning the CleanEval gold segments to the blocks (`training/victor_labels.py`).
-CleanEval dev (research use; nothing trained on it ships): {victor_dev} (thesis, 104 pages:
-header 8.9, list 5.1, paragraph 15.2, continuation 15.0, other 55.8%). Oracle labels
-re-assembled: {victor_oracle} (the ceiling of any model on these labels). 6-fold CV,
-pages dealt to folds in a seeded random order. Cells read *ours (thesis)*; Evert's measure
-(`evaluation/cleaneval.py`) replaces the official `cleaneval.prl` (not available), so the
-thesis's columns 3-5 have no counterpart.
+{victor_parameters}, c2 chosen among six (c1, c2) pairs by this same CV, so slightly optimistic;
+the shipped WCXB model uses c1 = c2 = 0.05). The thesis's hand-labelled blocks do not exist
+here: labels come from aligning the CleanEval gold segments to the blocks
+(`training/victor_labels.py`). CleanEval dev (research use; nothing trained on it ships):
+{victor_dev} (thesis, 104 pages: header 8.9, list 5.1, paragraph 15.2, continuation 15.0, other
+55.8%). Oracle labels re-assembled: {victor_oracle} (the ceiling of any model on these labels).
+6-fold CV, pages dealt to folds in a seeded random order. Cells read *ours (thesis)*; Evert's
+measure (`evaluation/cleaneval.py`) replaces the official `cleaneval.prl` (not available), so
+the thesis's columns 3-5 have no counterpart.
 
 {victor_cv}
 
