@@ -113,3 +113,9 @@ def test_missing_crfsuite_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(ImportError, match=r"\[victor\]"):
         require_crfsuite()
     assert "pip install 'scrapy-boilerplate[victor]'" in CRFSUITE_HINT
+
+
+def test_the_shipped_model_loads_and_was_trained_on_wcxb_only() -> None:
+    model = load_victor_model()
+    assert model.metadata["trained_on"] == "wcxb-dev"
+    assert model.features == FEATURE_NAMES
