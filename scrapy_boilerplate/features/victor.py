@@ -47,6 +47,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from ..page.victor import INLINE_SPLIT_TAGS, VictorBlock
@@ -198,6 +199,7 @@ def scaled(part: float, whole: float, scale: int = SCALE) -> int:
     return min(scale, int(part * (scale + 1) / whole))
 
 
+@lru_cache(maxsize=65536)
 def token_class(token: str) -> str | None:
     """The class of a whitespace token (module docstring), None for pure punctuation."""
     core = _EDGE.sub("", token)
@@ -244,19 +246,24 @@ def _first_match(patterns: Sequence[re.Pattern[str]], text: str) -> int:
 
 
 def _char_levels(text: str) -> list[int]:
-    alpha = num = punct = white = 0
-    for char in text:
-        if char.isalpha():
-            alpha += 1
-        elif char.isdigit():
-            num += 1
-        elif char in _PUNCT:
-            punct += 1
-        elif char.isspace():
-            white += 1
+    alpha = sum(map(str.isalpha, text))
+    num = sum(map(str.isdigit, text))
+    white = sum(map(str.isspace, text))
+    punct = sum(map(_PUNCT.__contains__, text))
     length = len(text)
     other = length - alpha - num - punct - white
     return [scaled(count, length) for count in (alpha, num, punct, white, other)]
+
+
+@lru_cache(maxsize=65536)
+def _token_info(token: str) -> tuple[str | None, bool, bool]:
+    """A token's class, whether it ends a sentence, whether it starts upper-case or a digit."""
+    kind = token_class(token)
+    if kind is None:
+        return None, False, False
+    core = _EDGE.sub("", token)
+    begins = core[0].isupper() or core[0].isdigit()
+    return kind, _SENTENCE_END.search(token) is not None, begins
 
 
 class _TextCounts:
@@ -267,20 +274,19 @@ class _TextCounts:
     def __init__(self, text: str) -> None:
         classes = dict.fromkeys(_TOKEN_CLASSES, 0)
         sentences = 0
-        first_core = ""
+        begins: bool | None = None
         for token in text.split():
-            kind = token_class(token)
+            kind, ends, upper = _token_info(token)
             if kind is None:
                 continue
             classes[kind] += 1
-            if not first_core:
-                first_core = _EDGE.sub("", token)
-            if _SENTENCE_END.search(token):
-                sentences += 1
+            if begins is None:
+                begins = upper
+            sentences += ends
         self.classes = classes
         self.words = sum(classes.values())
         self.sentences = sentences
-        self.begins = bool(first_core) and (first_core[0].isupper() or first_core[0].isdigit())
+        self.begins = bool(begins)
 
 
 def _group_levels(groups: Sequence[int], words: Sequence[int], total: int) -> list[int]:
@@ -330,9 +336,13 @@ def victor_features(blocks: Sequence[VictorBlock]) -> list[list[int]]:
         row.append(int(duplicates >= 2 and key not in seen))
         if duplicates >= 2:
             seen.add(key)
-        row.append(_first_match(URL_PATTERNS, block.text))
-        row.append(_first_match(DATE_PATTERNS, block.text))
-        row.append(_first_match(TIME_PATTERNS, block.text))
+        text = block.text
+        lowered = text.lower()
+        has_digit = classes["num"] or classes["mix"] or any(map(str.isdigit, text))
+        url_like = "://" in text or "www." in lowered or "@" in text or "." in text
+        row.append(_first_match(URL_PATTERNS, text) if url_like else 0)
+        row.append(_first_match(DATE_PATTERNS, text) if has_digit or "day" in lowered else 0)
+        row.append(_first_match(TIME_PATTERNS, text) if has_digit else 0)
         row.append(bullet_code(block.text))
         row.append(div_levels[index])
         row.append(td_levels[index])
