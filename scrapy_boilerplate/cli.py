@@ -2,7 +2,8 @@
 
 ``extract FILE|-`` prints a page's title and article text (``--metadata`` adds a ``name: value``
 line per metadata field the page has, after the title; ``--json`` for the full result,
-``--highlight OUT.html`` for the page with its blocks marked); ``extract-dir DIR --out
+``--highlight OUT.html`` for the page with its blocks marked, ``--cleaneval`` to read a CleanEval
+input and print the CleanEval format, ``<p>``/``<h>``/``<l>`` segments); ``extract-dir DIR --out
 PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
 ``{"<id>": {"articleBody": ..., "headline": ...}}``; ``extract-warc FILE.warc.gz ... --out
 PAGES.jsonl`` extracts the HTML responses of WARC files (the ``[warc]`` extra), one JSON line
@@ -29,7 +30,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
 from .model.metadata import ArticleMetadata
+from .output.cleaneval import cleaneval_document
 from .output.highlight import highlight_html
+from .page.cleaneval import cleaneval_page_html
 from .page.files import html_files, read_html
 from .page.responses import DEFAULT_MAX_BODY_SIZE
 
@@ -84,6 +87,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         url = args.url or (None if path == "-" else Path(path).resolve().as_uri())
         try:
             page = read_page(path)
+            if args.cleaneval:
+                page, wrapped_url = cleaneval_page_html(page)
+                url = args.url or wrapped_url or url
             result = extractor.extract(page, url)
         except (OSError, BoilerplateError) as exc:
             print(f"scrapy-boilerplate: {path}: {exc}", file=sys.stderr)
@@ -94,6 +100,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             Path(args.highlight).write_text(highlight_html(result, page, base), encoding="utf-8")
         if args.json:
             print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
+        elif args.cleaneval:
+            sys.stdout.write(cleaneval_document(result.blocks, url))
         else:
             print(result.title or "")
             if args.metadata:
@@ -263,6 +271,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--highlight", metavar="OUT.html", help="also write the page with its blocks marked"
+    )
+    extract.add_argument(
+        "--cleaneval",
+        action="store_true",
+        help="read CleanEval inputs (<text> wrapper) and print the CleanEval format"
+        " (URL line, <p>/<h>/<l> segments; best with --extractor victor)",
     )
     _add_extractor_arguments(extract)
     extract.set_defaults(handler=_cmd_extract)

@@ -24,3 +24,13 @@ H3: Final = "H3"
 HIDDEN: Final = "HIDDEN"
 #: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
 OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"
+#: Victor's segment labels (Marek 2007; set by the ``victor`` extractor): every block of its
+#: result carries exactly one. A content block is a segment that starts with a header, a
+#: paragraph or a list item (continuation blocks joined to it); a segment that starts with a
+#: continuation after noise or at the page's start is a paragraph as well, labelled
+#: ``VICTOR_CONTINUATION``. Noise blocks carry ``VICTOR_OTHER``.
+VICTOR_HEADER: Final = "VICTOR_HEADER"
+VICTOR_PARAGRAPH: Final = "VICTOR_PARAGRAPH"
+VICTOR_LIST: Final = "VICTOR_LIST"
+VICTOR_CONTINUATION: Final = "VICTOR_CONTINUATION"
+VICTOR_OTHER: Final = "VICTOR_OTHER"
