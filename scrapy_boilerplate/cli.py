@@ -4,9 +4,11 @@
 line per metadata field the page has, after the title); ``--format markdown`` prints Markdown
 under the title (``--metadata``: front matter), ``--format html`` a clean HTML page,
 ``--format json`` (or ``--json``) the full result; ``--highlight OUT.html`` also writes the page
-with its blocks marked. ``extract-dir DIR --out PRED.json`` runs an extractor over a dataset
-folder (``DIR/html/<id>.html[.gz]``) and writes ``{"<id>": {"articleBody": ..., "headline":
-...}}`` (``--format markdown|html``: the body in that format); ``extract-warc FILE.warc.gz ... --out
+with its blocks marked; ``--cleaneval`` reads a CleanEval input and prints the CleanEval format
+(``<p>``/``<h>``/``<l>`` segments) unless another format is asked for. ``extract-dir DIR --out
+PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
+``{"<id>": {"articleBody": ..., "headline": ...}}`` (``--format markdown|html``: the body in
+that format); ``extract-warc FILE.warc.gz ... --out
 PAGES.jsonl`` extracts the HTML responses of WARC files (the ``[warc]`` extra), one JSON line
 per page, and prints a summary (:mod:`scrapy_boilerplate.batch`).
 
@@ -32,8 +34,10 @@ from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
 from .model.metadata import ArticleMetadata
 from .model.result import ExtractionResult
+from .output.cleaneval import cleaneval_document
 from .output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from .output.highlight import highlight_html
+from .page.cleaneval import cleaneval_page_html
 from .page.files import html_files, read_html
 from .page.responses import DEFAULT_MAX_BODY_SIZE
 
@@ -78,8 +82,10 @@ def _add_extractor_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_extract(args: argparse.Namespace) -> int:
     output = _output_format(args)
-    extractor = get_extractor(args.extractor, **dict(args.option))
-    extractor = extractor.with_options(**FORMAT_OPTIONS[output])
+    options = {**dict(args.option), **FORMAT_OPTIONS[output]}
+    if output in ("json", "html") or args.metadata:  # the html page gives the language
+        options.setdefault("metadata", True)
+    extractor = get_extractor(args.extractor, **options)
     if args.highlight and len(args.files) != 1:
         raise ValueError("--highlight takes exactly one FILE")
     status = 0
@@ -87,6 +93,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         url = args.url or (None if path == "-" else Path(path).resolve().as_uri())
         try:
             page = read_page(path)
+            if args.cleaneval:
+                page, wrapped_url = cleaneval_page_html(page)
+                url = args.url or wrapped_url or url
             result = extractor.extract(page, url)
         except (OSError, BoilerplateError) as exc:
             print(f"scrapy-boilerplate: {path}: {exc}", file=sys.stderr)
@@ -95,7 +104,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         if args.highlight:
             base = None if url is None or url.startswith("file:") else url
             Path(args.highlight).write_text(highlight_html(result, page, base), encoding="utf-8")
-        _print_result(result, output, args)
+        _print_result(result, output, args, url)
     return status
 
 
@@ -106,13 +115,17 @@ def _output_format(args: argparse.Namespace) -> str:
     return "json" if args.json else (args.format or "text")
 
 
-def _print_result(result: ExtractionResult, output: str, args: argparse.Namespace) -> None:
+def _print_result(
+    result: ExtractionResult, output: str, args: argparse.Namespace, url: str | None
+) -> None:
     if output == "json":
         print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
     elif output == "markdown":
         print(markdown_document(result, front_matter=args.metadata))
     elif output == "html":
         print(html_document(result))
+    elif args.cleaneval:
+        sys.stdout.write(cleaneval_document(result.blocks, url))
     else:
         print(result.title or "")
         if args.metadata:
@@ -290,6 +303,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--highlight", metavar="OUT.html", help="also write the page with its blocks marked"
+    )
+    extract.add_argument(
+        "--cleaneval",
+        action="store_true",
+        help="read CleanEval inputs (<text> wrapper) and print the CleanEval format"
+        " (URL line, <p>/<h>/<l> segments; best with --extractor victor)",
     )
     _add_extractor_arguments(extract)
     extract.set_defaults(handler=_cmd_extract)

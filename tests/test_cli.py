@@ -34,6 +34,8 @@ def test_extract_prints_metadata_after_the_title_when_asked(
     assert main(["extract", "--metadata", str(page)]) == 0
     head, _, _ = capsys.readouterr().out.partition("\n\n")
     assert head.splitlines() == ["Otters", "authors: Anna Weber; Ben Ode", "language: en"]
+    assert main(["extract", "--json", "--no-blocks", str(page)]) == 0
+    assert json.loads(capsys.readouterr().out)["metadata"]["authors"] == ["Anna Weber", "Ben Ode"]
 
 
 def test_extract_json_has_blocks(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,6 +25,7 @@ from scrapy_boilerplate import (
 )
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
+from scrapy_boilerplate.integration.demand import MIN_SEEN
 from scrapy_boilerplate.integration.items import fill_item
 from scrapy_boilerplate.model.document import TextDocument
 
@@ -128,6 +129,66 @@ def test_always_mode_extracts_every_html_response(site: str) -> Crawl:
     )
     assert result.stats["boilerplate/responses/processed"] == 1
     assert all("article_text" not in item for item in result.items)
+
+
+# -- "auto": callbacks that usually ask are extracted at download time ------------------------
+
+
+def yield_nothing(response: scrapy.http.Response) -> Any:
+    return ()
+
+
+def yield_article(response: scrapy.http.Response) -> Any:
+    yield {"kind": f"article {response.url}", "url": response.url}
+
+
+def news_crawl(base: str) -> list[scrapy.Request]:
+    """Eight listing pages (their callback asks for nothing) and eight article pages."""
+    requests = []
+    for n in range(8):
+        requests.append(scrapy.Request(f"{base}listing.html?page={n}", yield_nothing))
+        requests.append(scrapy.Request(f"{base}article.html?n={n}", yield_article))
+    return requests
+
+
+@pytest_twisted.inlineCallbacks
+def test_auto_extracts_article_callbacks_early_and_never_listings(site: str) -> Crawl:
+    result = yield run(news_crawl, site, CONCURRENT_REQUESTS=1)
+    assert len(result.items) == 8
+    assert all(item["article_text"] == text_of("article.html") for item in result.items)
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/responses/processed"] == 8  # the articles only
+    assert 1 <= stats["boilerplate/responses/extracted_early"] <= 8 - MIN_SEEN
+    assert "boilerplate/responses/extracted_early/unused" not in stats
+
+
+def every_fourth_asks(response: scrapy.http.Response) -> Any:
+    if response.url.endswith(("=0", "=4", "=8")):
+        yield {"kind": f"article {response.url}", "url": response.url}
+
+
+@pytest_twisted.inlineCallbacks
+def test_auto_keeps_a_callback_that_rarely_asks_on_demand(site: str) -> Crawl:
+    result = yield run(
+        lambda base: [
+            scrapy.Request(f"{base}article.html?n={n}", every_fourth_asks) for n in range(9)
+        ],
+        site,
+        CONCURRENT_REQUESTS=1,
+    )
+    assert len(result.items) == 3 and all("article_text" in item for item in result.items)
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/responses/processed"] == 3
+    assert "boilerplate/responses/extracted_early" not in stats
+
+
+@pytest_twisted.inlineCallbacks
+def test_on_demand_mode_never_extracts_early(site: str) -> Crawl:
+    result = yield run(news_crawl, site, CONCURRENT_REQUESTS=1, BOILERPLATE_EXTRACT="on-demand")
+    assert len(result.items) == 8 and all("article_text" in item for item in result.items)
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/responses/processed"] == 8
+    assert "boilerplate/responses/extracted_early" not in stats
 
 
 # -- items carried to the next page ------------------------------------------------------------

@@ -65,7 +65,8 @@ def test_the_page_object_returns_an_article_with_text_title_and_metadata(
     result = yield run([url], BOILERPLATE_PROCESSES=processes, BOILERPLATE_FIELD_NAMES="zyte")
     [item] = result.items
     assert isinstance(item, Article)
-    expected = extract((SITE / "article-metadata.html").read_bytes(), url, extractor="article")
+    page = (SITE / "article-metadata.html").read_bytes()
+    expected = extract(page, url, extractor="article", metadata=True)
     assert item.url == url
     assert item.articleBody == expected.text and item.articleBody
     assert item.headline == expected.title

@@ -160,6 +160,45 @@ def test_a_slow_call_times_out_and_its_worker_is_replaced(
     assert (yield processes.submit(double, (1,), None)) == 2
 
 
+def slow_warm_up() -> None:
+    time.sleep(1.5)
+
+
+def broken_warm_up() -> None:
+    raise RuntimeError("no model")
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_warm_up_runs_in_the_worker_before_its_first_call_and_off_the_clock() -> Generator[
+    Any, Any, None
+]:
+    pool = ProcessWorkers(1, timeout=1.0, reactor=reactor, warm_up=slow_warm_up)
+    started = time.monotonic()
+    pool.start()
+    try:
+        assert time.monotonic() - started < 0.5  # the reactor was not held up
+        # a 1.5 s warm-up under a 1 s time limit: the call's clock starts after it
+        assert (yield processes_call(pool, double, 21)) == 42
+        assert time.monotonic() - started >= 1.5
+    finally:
+        pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_failing_warm_up_leaves_the_worker_serving() -> Generator[Any, Any, None]:
+    pool = ProcessWorkers(1, timeout=1.0, reactor=reactor, warm_up=broken_warm_up)
+    pool.start()
+    try:
+        assert (yield processes_call(pool, double, 2)) == 4
+        assert not pool.broken
+    finally:
+        pool.close()
+
+
+def processes_call(pool: ProcessWorkers, function: Any, value: int) -> Deferred[Any]:
+    return pool.submit(function, (value,), None)
+
+
 @pytest_twisted.inlineCallbacks
 def test_workers_ignore_sigint_and_stop_on_sigterm(
     processes: ProcessWorkers,

@@ -27,7 +27,7 @@ METADATA = ArticleMetadata(
 
 
 def picklable_result() -> ExtractionResult:
-    return extract(PAGE, "http://example.com/story")
+    return extract(PAGE, "http://example.com/story", metadata=True)
 
 
 def test_round_trip_keeps_fields_and_blocks_but_not_dom_references() -> None:
@@ -92,8 +92,9 @@ def test_metadata_is_not_read_when_switched_off() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(available_extractors()))
-def test_every_extractor_reads_the_metadata(name: str) -> None:
-    result = extract(PAGE, "http://example.com/story", extractor=name)
+def test_every_extractor_reads_the_metadata_when_asked(name: str) -> None:
+    assert extract(PAGE, "http://example.com/story", extractor=name).metadata is None
+    result = extract(PAGE, "http://example.com/story", extractor=name, metadata=True)
     assert result.metadata is not None
     assert result.metadata.canonical_url == METADATA.canonical_url
     assert result.metadata.authors == METADATA.authors

@@ -3,6 +3,7 @@ as ``article-learned``'s model and separates article text from page furniture.""
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -91,3 +92,32 @@ def test_a_missing_model_fails_when_the_extractor_is_built(tmp_path: Path) -> No
 
 def test_train_on_a_missing_folder_is_an_error(tmp_path: Path) -> None:
     assert main(["train", str(tmp_path / "nope"), "--out", str(tmp_path / "m.json")]) == 2
+
+
+def test_train_victor_on_a_cleaneval_layout_writes_a_model_victor_uses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pycrfsuite")
+    from victor_support import synthetic_page
+
+    data = tmp_path / "data"
+    (data / "input").mkdir(parents=True)
+    (data / "gold").mkdir()
+    for number in range(6):
+        html, gold = synthetic_page(number)
+        wrapped = f'<text id="http://site{number}.example/" encoding="utf-8">{html}</text>'
+        (data / "input" / f"{number}.html.gz").write_bytes(gzip.compress(wrapped.encode()))
+        lines = [f"URL: http://site{number}.example/", *(f"<{c}> {t}" for c, t in gold)]
+        (data / "gold" / f"{number}.txt.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    out = tmp_path / "victor.crf.gz"
+    argv = ["train", str(data), "--extractor", "victor", "--folds", "2", "--out", str(out)]
+    assert main(argv) == 0
+    report = capsys.readouterr().out
+    assert "6 pages" in report and "| all | 6 |" in report
+    html, gold = synthetic_page(99)
+    page = tmp_path / "page.html"
+    page.write_text(f'<text id="http://x.example/a">{html}</text>', encoding="utf-8")
+    args = ["extract", "--cleaneval", "--extractor", "victor", "-o", f"model={out}", str(page)]
+    assert main(args) == 0
+    expected = ["URL: http://x.example/a", *(f"<{code}> {text}" for code, text in gold)]
+    assert capsys.readouterr().out.splitlines() == expected

@@ -21,10 +21,11 @@ from scrapy_boilerplate.evaluation.l3s import annotated_html
 
 from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
-from .notes import NOTES
+from .notes import NOTES, VICTOR_NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
 from .strategies import run_strategies, strategies_markdown
 from .table2 import run_table2, table2_markdown
+from .victor import run_victor
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-svm", action="store_true", help="leave out the SMO row")
     parser.add_argument("--limit", type=int, default=None, help="use only the first N pages")
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "reproduction.md")
+    parser.add_argument(
+        "--only",
+        choices=("victor",),
+        help="regenerate only this section of the existing file (victor: about 20 minutes)",
+    )
     args = parser.parse_args(argv)
+    if args.only == "victor":
+        return _victor_only(args.output)
     if not (l3s_root() / "annotated").is_dir():
         print(f"L3S-GN1 not found under {DATASETS_ROOT}", file=sys.stderr)
         return 2
@@ -91,10 +99,32 @@ def main(argv: list[str] | None = None) -> int:
     sections["grandparent"] = grandparent_markdown(results)
     print(f"grandparent done at {time.time() - started:.0f}s", file=sys.stderr)
 
+    sections["victor_section"] = _victor_section()
     text = NOTES.format(**sections, limit="all" if args.limit is None else args.limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")
     print(f"wrote {args.output} in {time.time() - started:.0f}s", file=sys.stderr)
+    return 0
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _victor_section() -> str:
+    """Section 5 (Victor), or a note that its datasets are missing."""
+    if not (DATASETS_ROOT / "cleaneval" / "dev").is_dir():
+        return "## 5. Marek 2007 (Victor)\n\nCleanEval not found; section not generated.\n"
+    return VICTOR_NOTES.format(**run_victor(DATASETS_ROOT, _log))
+
+
+def _victor_only(output: Path) -> int:
+    """Replace section 5 of ``output`` (from its heading to the end) with a fresh one."""
+    text = output.read_text(encoding="utf-8")
+    heading = "## 5. Marek 2007"
+    kept = text[: text.index(heading)] if heading in text else text.rstrip("\n") + "\n\n"
+    output.write_text(kept + _victor_section(), encoding="utf-8")
+    _log(f"wrote section 5 of {output}")
     return 0
 
 

@@ -44,8 +44,9 @@ _EXTRACTOR: Extractor | None = None
 
 @dataclass(frozen=True)
 class WarcRun:
-    """How to run: the extractor and its options, worker processes, the body size limit (bytes)
-    and whether ``text/*`` bodies that look like HTML count as HTML."""
+    """How to run: the extractor and its options (the metadata is read unless ``options`` say
+    ``metadata: False``: archives want the dates), worker processes, the body size limit
+    (bytes) and whether ``text/*`` bodies that look like HTML count as HTML."""
 
     extractor: str = "article"
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -143,7 +144,7 @@ def _record(
 def load_extractor(name: str, options: dict[str, Any]) -> None:
     """Build the extractor this process's :func:`extract_page` uses (a worker's initializer)."""
     global _EXTRACTOR
-    _EXTRACTOR = get_extractor(name, **options)
+    _EXTRACTOR = get_extractor(name, **{"metadata": True, **options})
 
 
 def extract_page(page: WarcPage) -> str | Failure:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from ..page.cleaneval import cleaneval_page_html
 from ..page.files import html_files, read_html
 from .l3s import (
     L3SLabel,
@@ -188,10 +189,7 @@ def _load_article_benchmark(root: Path) -> Iterator[Page]:
         )
 
 
-_CLEANEVAL_HEADER = re.compile(rb"\A\s*<text\b([^>]*)>")
-_CLEANEVAL_ATTRIBUTE = re.compile(rb'(\w+)="([^"]*)"')
 _CLEANEVAL_MARKER = re.compile(r"^\s*<[phl]>\s*", re.MULTILINE)
-_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def cleaneval_gold_text(raw: str) -> str:
@@ -209,26 +207,6 @@ def cleaneval_gold_text(raw: str) -> str:
         if text:
             segments[-1].append(text)
     return "\n\n".join(" ".join(segment) for segment in segments if segment)
-
-
-def cleaneval_page_html(raw: bytes) -> tuple[bytes, str | None]:
-    """A CleanEval input as the page's bytes and URL: the ``<text>`` wrapper's ``encoding``
-    decodes it, and the page is given back as UTF-8 with a BOM (so no ``<meta>`` overrules it);
-    an unknown encoding leaves the bytes as they are."""
-    header = _CLEANEVAL_HEADER.match(raw)
-    if header is None:
-        return raw, None
-    attributes = {
-        key.decode("ascii"): value.decode("utf-8", "replace")
-        for key, value in _CLEANEVAL_ATTRIBUTE.findall(header.group(1))
-    }
-    body = raw[header.end() :].replace(b"</text>", b"")
-    encoding = attributes.get("encoding", "").removeprefix("unknown-")
-    try:
-        text = body.decode(encoding or "utf-8")
-    except (LookupError, UnicodeDecodeError):
-        return body, attributes.get("id")
-    return _UTF8_BOM + text.encode("utf-8", "surrogatepass"), attributes.get("id")
 
 
 def _load_cleaneval(root: Path) -> Iterator[Page]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..classifiers.crf import load_victor_model
 from ..classifiers.learned import LearnedBlockClassifier, load_block_model
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
+from ..classifiers.victor import VictorClassifier
 from ..filters import Filter
 from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
 from ..filters.fusion import (
@@ -48,6 +50,7 @@ __all__ = [
     "ARTICLE_LEARNED_OPTIONS",
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
+    "VICTOR_OPTIONS",
 ]
 
 
@@ -224,6 +227,16 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     return chain
 
 
+VICTOR_OPTIONS = (
+    Option("model", str, "", "path of a victor model from `scrapy-boilerplate train` (''=shipped)"),
+)
+
+
+def _victor(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+    """Victor (Marek 2007): its own block split, CRF labels, segments (needs python-crfsuite)."""
+    return [VictorClassifier(load_victor_model(options["model"]))]
+
+
 #: Every built-in extractor, as the registry starts with them.
 BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
     ExtractorSpec("keep-everything", _keep_everything, description="every block is content"),
@@ -276,5 +289,12 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         _article_learned,
         options=ARTICLE_LEARNED_OPTIONS,
         description="learned block scores (text, rule decisions, DOM structure), gap filling",
+    ),
+    ExtractorSpec(
+        "victor",
+        _victor,
+        options=VICTOR_OPTIONS,
+        description="Victor: blocks at every tag labelled header/paragraph/list/continuation/"
+        "other by a CRF (the [victor] extra)",
     ),
 )

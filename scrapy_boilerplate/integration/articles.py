@@ -2,8 +2,12 @@
 
 The downloader middleware marks each HTML response it may extract (:func:`expect`); nothing
 runs until something needs the article: an item to fill, a page object,
-:func:`article_for` or :func:`article_of`. With ``BOILERPLATE_EXTRACT = "always"`` the
-middleware asks at once. Entries live in a weak mapping keyed by the response object, never in
+:func:`article_for` or :func:`article_of`. With ``BOILERPLATE_EXTRACT = "always"``, and for the
+callbacks that usually ask with ``"auto"`` (:mod:`~scrapy_boilerplate.integration.demand`), the
+middleware starts it at once (:func:`extract_early`); the spider middleware reports when a
+response's callback is done (:func:`callback_done`), which is how ``"auto"`` learns.
+
+Entries live in a weak mapping keyed by the response object, never in
 ``request.meta`` (meta is copied to follow-up requests and must stay plain, picklable data), so
 they last as long as the response does.
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
@@ -21,7 +25,15 @@ from ..extractors import Extractor
 from ..model.result import ExtractionResult
 from .runtime import Runtime
 
-__all__ = ["article_for", "article_of", "expect", "is_expected"]
+__all__ = [
+    "article_for",
+    "article_of",
+    "callback_done",
+    "expect",
+    "extract_early",
+    "is_expected",
+    "response_content_type",
+]
 
 
 @dataclass(eq=False)
@@ -30,7 +42,11 @@ class _Entry:
 
     runtime: Runtime
     extractor: Extractor
-    content_type: str | None
+    #: The callback key ``"auto"`` learns under (None: not learning).
+    demand_key: str | None = None
+    #: Whether the crawl asked for the article (not counting an early extraction).
+    asked: bool = False
+    early: bool = False
     result: ExtractionResult | None = None
     done: bool = False
     running: bool = False
@@ -41,10 +57,11 @@ _ENTRIES: WeakKeyDictionary[Response, _Entry] = WeakKeyDictionary()
 
 
 def expect(
-    response: Response, runtime: Runtime, extractor: Extractor, content_type: str | None
+    response: Response, runtime: Runtime, extractor: Extractor, demand_key: str | None = None
 ) -> None:
-    """Mark ``response`` as extractable with ``extractor`` (nothing runs yet)."""
-    _ENTRIES[response] = _Entry(runtime, extractor, content_type)
+    """Mark ``response`` as extractable with ``extractor`` (nothing runs yet); with a
+    ``demand_key``, whether its callback asks for the article is recorded under that key."""
+    _ENTRIES[response] = _Entry(runtime, extractor, demand_key)
 
 
 def is_expected(response: Response) -> bool:
@@ -60,6 +77,20 @@ async def article_for(response: Response) -> ExtractionResult | None:
     share one extraction. Use it in ``async def`` callbacks.
     """
     entry = _ENTRIES.get(response)
+    if entry is not None:
+        entry.asked = True
+    return await _extract(response, entry)
+
+
+async def extract_early(response: Response) -> None:
+    """Extract the article of a marked ``response`` now, before anything asks for it."""
+    entry = _ENTRIES.get(response)
+    if entry is not None:
+        entry.early = True
+        await _extract(response, entry)
+
+
+async def _extract(response: Response, entry: _Entry | None) -> ExtractionResult | None:
     if entry is None or entry.done:
         return entry.result if entry is not None else None
     if entry.running:
@@ -68,7 +99,7 @@ async def article_for(response: Response) -> ExtractionResult | None:
         return await maybe_deferred_to_future(waiter)
     entry.running = True
     result = await entry.runtime.extract(
-        entry.extractor, response.body, response.url, entry.content_type, "responses"
+        entry.extractor, response.body, response.url, response_content_type(response), "responses"
     )
     _finish(entry, result)
     return entry.result
@@ -83,13 +114,45 @@ def article_of(response: Response) -> ExtractionResult | None:
     first result to finish is kept.
     """
     entry = _ENTRIES.get(response)
-    if entry is None or entry.done:
-        return entry.result if entry is not None else None
+    if entry is None:
+        return None
+    entry.asked = True
+    if entry.done:
+        return entry.result
     result = entry.runtime.extract_here(
-        entry.extractor, response.body, response.url, entry.content_type, "responses"
+        entry.extractor, response.body, response.url, response_content_type(response), "responses"
     )
     _finish(entry, result)
     return entry.result
+
+
+def response_content_type(response: Response) -> str | None:
+    """The ``Content-Type`` the body is decoded by: for a text response, one whose charset is the
+    encoding Scrapy decided (``response.encoding``: the response's own, BOM, header, ``<meta>``,
+    then Scrapy's detection), so the article reads the characters ``response.text`` does; else
+    the response's header.
+
+    The body stays bytes: cheaper to send to a worker process, and valid UTF-8 is parsed as it
+    is. The extractor still overrules a UTF-8 charset on bytes that are mostly not UTF-8, and a
+    UTF-16 or UTF-32 one on bytes without NULs (:mod:`~scrapy_boilerplate.page.parsing`).
+    """
+    if isinstance(response, TextResponse):
+        return f"text/html; charset={response.encoding}"
+    header = response.headers.get(b"Content-Type")
+    return header.decode("latin-1") if header else None
+
+
+def callback_done(response: Response) -> None:
+    """The callback of ``response`` produced all its output: record whether it asked for the
+    article (once per response), and count an early extraction nobody asked for
+    (``responses/extracted_early/unused``)."""
+    entry = _ENTRIES.get(response)
+    if entry is None or entry.demand_key is None:
+        return
+    entry.runtime.demand.record(entry.demand_key, entry.asked)
+    entry.demand_key = None
+    if entry.early and not entry.asked:
+        entry.runtime.inc("responses/extracted_early/unused")
 
 
 def _finish(entry: _Entry, result: ExtractionResult | None) -> None:

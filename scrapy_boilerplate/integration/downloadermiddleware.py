@@ -2,9 +2,11 @@
 
 It decides whether and with which extractor a response is extracted; the extraction itself
 runs when something asks for the article (:mod:`~scrapy_boilerplate.integration.articles`), or
-at once with ``BOILERPLATE_EXTRACT = "always"``. Enable it below ``HttpCompressionMiddleware``
-(590) so it sees decompressed bodies; the add-on uses 545, which also puts it after retries and
-redirects.
+at once with ``BOILERPLATE_EXTRACT = "always"`` and, with ``"auto"``, for the callbacks that
+usually ask (:mod:`~scrapy_boilerplate.integration.demand`).
+
+Enable it below ``HttpCompressionMiddleware`` (590) so it sees decompressed bodies; the add-on
+uses 545, which also puts it after retries and redirects.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from ..page.responses import looks_like_html
-from .articles import article_for, expect, is_expected
+from .articles import expect, extract_early, is_expected, response_content_type
+from .demand import callback_key
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
 
@@ -25,22 +28,6 @@ __all__ = [
     "looks_like_html",
     "response_content_type",
 ]
-
-
-def response_content_type(response: Response) -> str | None:
-    """The ``Content-Type`` the body is decoded by: for a text response, one whose charset is the
-    encoding Scrapy decided (``response.encoding``: the response's own, BOM, header, ``<meta>``,
-    then Scrapy's detection), so the article reads the characters ``response.text`` does; else
-    the response's header.
-
-    The body stays bytes: cheaper to send to a worker process, and valid UTF-8 is parsed as it
-    is. The extractor still overrules a UTF-8 charset on bytes that are mostly not UTF-8, and a
-    UTF-16 or UTF-32 one on bytes without NULs (:mod:`~scrapy_boilerplate.page.parsing`).
-    """
-    if isinstance(response, TextResponse):
-        return f"text/html; charset={response.encoding}"
-    header = response.headers.get(b"Content-Type")
-    return header.decode("latin-1") if header else None
 
 
 def is_html_response(response: Response, *, sniff_text: bool) -> bool:
@@ -99,9 +86,13 @@ class BoilerplateDownloaderMiddleware:
         if choice.extractor is None:
             self.runtime.inc("responses/skipped/disabled_domain")
             return response
-        expect(response, self.runtime, choice.extractor, response_content_type(response))
-        if not self.runtime.config.on_demand:
-            await article_for(response)
+        mode = self.runtime.config.extract_mode
+        key = callback_key(request) if mode == "auto" else None
+        expect(response, self.runtime, choice.extractor, key)
+        if mode == "always" or (key is not None and self.runtime.demand.extract_early(key)):
+            if key is not None:
+                self.runtime.inc("responses/extracted_early")
+            await extract_early(response)
         return response
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:

@@ -64,6 +64,8 @@ def canonical_link(head: bytes) -> str | None:
 
 def names_the_page(url: str, response: Response) -> bool:
     """True if ``url`` is one of :func:`page_urls` after canonicalisation."""
+    if url == response.url:  # the common case, without canonicalising
+        return True
     try:
         wanted = canonicalize_url(url)
         return any(canonicalize_url(page_url) == wanted for page_url in page_urls(response))

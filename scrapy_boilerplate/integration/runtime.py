@@ -27,6 +27,7 @@ from ..errors import InvalidInputError
 from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
+from .demand import DemandTracker
 from .settings import BoilerplateConfig
 from .workers import (
     ExtractionTimeoutError,
@@ -45,7 +46,7 @@ STATS_PREFIX = "boilerplate"
 
 _RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
 
-#: A small page the default extractor runs on before the workers are forked (see ``_warm_up``).
+#: A small page each new worker process runs the default extractor on first (see ``_warm_up``).
 _WARM_UP_PAGE = (
     b'<html lang="en"><head><title>Warm-up</title><meta property="og:title" content="Warm-up">'
     b'<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Warm-up"}'
@@ -54,6 +55,13 @@ _WARM_UP_PAGE = (
     + b'</p><p itemscope itemtype="https://schema.org/Person"><span itemprop="name">A. Writer'
     + b"</span></p></article></body></html>"
 )
+
+#: How the INFO line at start-up describes each ``BOILERPLATE_EXTRACT`` mode.
+_EXTRACT_MODE_DESCRIPTIONS = {
+    "auto": "extraction on demand, at download time for callbacks that usually ask",
+    "on-demand": "extraction on demand",
+    "always": "every HTML response extracted",
+}
 
 #: Worker events (see :class:`~.workers.ProcessWorkers`) and the stat each one counts.
 _EVENT_STATS = {
@@ -65,11 +73,13 @@ _EVENT_STATS = {
 
 
 class Runtime:
-    """The config, stats and extraction workers of one crawler; get it with :meth:`of`."""
+    """The config, stats, extraction workers and learnt demand (which callbacks ask for the
+    article) of one crawler; get it with :meth:`of`."""
 
     def __init__(self, crawler: Crawler, config: BoilerplateConfig) -> None:
         self.crawler = crawler
         self.config = config
+        self.demand = DemandTracker()
         self._warned: set[tuple[str, ...]] = set()
         self._threads: ThreadWorkers | None = None
         self._processes: ProcessWorkers | None = None
@@ -233,7 +243,7 @@ class Runtime:
             f"time limit {self.config.timeout:g} s per page"
             if self.config.timeout
             else "no time limit",
-            "extraction on demand" if self.config.on_demand else "every HTML response extracted",
+            _EXTRACT_MODE_DESCRIPTIONS[self.config.extract_mode],
             self.config.item_policy,
             extra={"crawler": self.crawler},
         )
@@ -254,10 +264,17 @@ class Runtime:
         if not self._use_processes:
             return False
         if self._processes is None:
-            self._warm_up()
+            default = self.config.default
+            warm_up = functools.partial(
+                _warm_up, default.name, tuple(sorted(default.options.items()))
+            )
             try:
                 pool = ProcessWorkers(
-                    self.config.processes, self.config.timeout, _reactor(), self._worker_event
+                    self.config.processes,
+                    self.config.timeout,
+                    _reactor(),
+                    self._worker_event,
+                    warm_up=warm_up,
                 )
                 pool.start()
             except (OSError, ImportError, NotImplementedError, RuntimeError) as exc:
@@ -266,17 +283,6 @@ class Runtime:
             self._processes = pool
             self.inc("workers/processes", self.config.processes)
         return True
-
-    def _warm_up(self) -> None:
-        """Build the default extractor as the workers will, and run it once, before forking:
-        every worker (and every replacement) then starts with its chain built and its lazy
-        imports done, instead of paying for them on its first page."""
-        default = self.config.default
-        try:
-            extractor = _worker_extractor(default.name, tuple(sorted(default.options.items())))
-            extractor.extract(_WARM_UP_PAGE, "http://localhost/", content_type="text/html")
-        except Exception as exc:  # the crawl finds out page by page, with the URL
-            logger.debug("Warm-up extraction failed: %r", exc, extra={"crawler": self.crawler})
 
     def _worker_event(self, kind: str, url: str | None, detail: str) -> None:
         self.inc(_EVENT_STATS[kind])
@@ -331,6 +337,15 @@ def _timed_extract(
     started = time.perf_counter()
     result = extractor.extract(body, url, content_type=content_type, context=context)
     return result, (time.perf_counter() - started) * 1000
+
+
+def _warm_up(name: str, options: tuple[tuple[str, Any], ...]) -> None:
+    """Build extractor ``name`` as a worker will and run it once on a small page, so that a
+    worker's first page does not pay for the chain's construction and lazy imports. Runs in
+    each new worker process, before it takes calls."""
+    _worker_extractor(name, options).extract(
+        _WARM_UP_PAGE, "http://localhost/", content_type="text/html"
+    )
 
 
 @functools.lru_cache(maxsize=32)

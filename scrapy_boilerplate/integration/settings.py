@@ -103,7 +103,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_THREADS": 1,
     "BOILERPLATE_PROCESSES": "auto",
     "BOILERPLATE_TIMEOUT": 5.0,
-    "BOILERPLATE_EXTRACT": "on-demand",
+    "BOILERPLATE_EXTRACT": "auto",
     "BOILERPLATE_ITEM_POLICY": "url",
     "BOILERPLATE_METADATA_FIELDS": True,
     "BOILERPLATE_TEXT_FORMAT": "text",
@@ -111,8 +111,9 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
 }
 
-#: ``BOILERPLATE_EXTRACT`` values: extract when something asks for the article, or always.
-EXTRACT_MODES = ("on-demand", "always")
+#: ``BOILERPLATE_EXTRACT`` values: on demand, at download time for the callbacks that usually
+#: ask (:mod:`~scrapy_boilerplate.integration.demand`), or every HTML response at download time.
+EXTRACT_MODES = ("auto", "on-demand", "always")
 #: ``BOILERPLATE_ITEM_POLICY`` values (also the ``boilerplate_item_policy`` meta key): fill the
 #: items whose URL field names the page, every item, or none.
 ITEM_POLICIES = ("url", "all", "none")
@@ -237,11 +238,13 @@ def _output_options(
 def _build(
     name: Any, options: Mapping[str, Any], where: str, forced: Mapping[str, Any]
 ) -> Extractor:
-    """The extractor ``name`` with ``options``, and the ``forced`` ones over them."""
+    """Extractor ``name`` with ``options`` and the ``forced`` ones over them; in a crawl the
+    metadata is read unless an option says ``metadata: False`` (the item fields and page
+    objects need it)."""
     if not isinstance(name, str) or not name:
         raise SettingError(f"{where}: the extractor must be a name (str), got {name!r}")
     try:
-        return get_extractor(name, **{**options, **forced})
+        return get_extractor(name, **{"metadata": True, **options, **forced})
     except (TypeError, ValueError) as exc:
         raise SettingError(f"{where}: {exc}") from None
 
@@ -269,7 +272,8 @@ class BoilerplateConfig:
     threads: int
     processes: int
     timeout: float
-    on_demand: bool
+    #: One of :data:`EXTRACT_MODES`.
+    extract_mode: str
     item_policy: str
     #: Metadata field -> item field (empty: ``BOILERPLATE_METADATA_FIELDS`` is off).
     metadata_fields: Mapping[str, str] = field(default_factory=dict)
@@ -327,7 +331,7 @@ class BoilerplateConfig:
             threads=_non_negative_int(settings, "BOILERPLATE_THREADS"),
             processes=_processes(settings),
             timeout=_seconds(settings, "BOILERPLATE_TIMEOUT"),
-            on_demand=_one_of(settings, "BOILERPLATE_EXTRACT", EXTRACT_MODES) == "on-demand",
+            extract_mode=_one_of(settings, "BOILERPLATE_EXTRACT", EXTRACT_MODES),
             item_policy=_one_of(settings, "BOILERPLATE_ITEM_POLICY", ITEM_POLICIES),
             metadata_fields=(
                 METADATA_FIELD_NAME_SETS[field_names]

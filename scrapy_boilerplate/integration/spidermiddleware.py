@@ -11,7 +11,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from .articles import article_for
+from .articles import article_for, callback_done
 from .items import enrich
 from .ownership import item_url, names_the_page
 from .runtime import Runtime
@@ -46,12 +46,15 @@ class BoilerplateSpiderMiddleware:
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
         policy = self._policy(response)
-        async for output in result:
-            if is_item(output) and self._belongs(output, response, policy):
-                article = await article_for(response)
-                if article is not None:
-                    output = enrich(self.runtime, output, article)
-            yield output
+        try:
+            async for output in result:
+                if is_item(output) and self._belongs(output, response, policy):
+                    article = await article_for(response)
+                    if article is not None:
+                        output = enrich(self.runtime, output, article)
+                yield output
+        finally:
+            callback_done(response)
 
     def _policy(self, response: Response) -> str:
         try:

@@ -5,7 +5,9 @@ run elsewhere, with a time limit per call counted from the moment a worker start
 
 :class:`ProcessWorkers` forks N worker processes from the reactor thread and talks to each over
 its own socket pair, read and written by the reactor without blocking (no shared queue, no
-lock, no manager thread). A worker runs one call at a time, with the next one waiting in its
+lock, no manager thread). A fresh worker first runs the pool's ``warm_up`` (in its own process,
+so the reactor is not held up) and says it is ready; only then is it sent calls. It runs one call
+at a time, with the next one waiting in its
 socket so that it never idles between calls, so:
 
 * a worker that dies (SIGKILL, out of memory, a crash) costs only the call it was running (the
@@ -144,9 +146,19 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _serve(sock: socket.socket, parent_pid: int, stale_fds: list[int]) -> None:
-    """A worker's loop: read a call, run it, write ``(ok, value)`` back, until the socket closes."""
+def _serve(
+    sock: socket.socket,
+    parent_pid: int,
+    stale_fds: list[int],
+    warm_up: Callable[[], object] | None = None,
+) -> None:
+    """A worker's loop: run ``warm_up()`` (its errors ignored), say it is ready (an empty
+    frame), then read a call, run it, write ``(ok, value)`` back, until the socket closes."""
     _detach(parent_pid, stale_fds)
+    if warm_up is not None:
+        with contextlib.suppress(Exception):  # the calls find out, with their URLs
+            warm_up()
+    sock.sendall(_HEADER.pack(0))
     while True:
         header = _read_exactly(sock, _HEADER.size)
         if header is None:
@@ -218,6 +230,7 @@ class _Worker:
         self.calls: deque[_Call] = deque()
         self.timer: DelayedCall | None = None
         self.alive = True
+        self.ready = False  # until its warm-up is done: no calls are sent before
 
     def send(self, call: _Call) -> None:
         self.calls.append(call)
@@ -226,6 +239,10 @@ class _Worker:
             self._started()
 
     def replied(self, frame: bytes) -> None:
+        if not self.ready:  # the empty frame that ends the warm-up
+            self.ready = True
+            self.pool.became_ready()
+            return
         self._cancel_timer()
         if not self.calls:
             return
@@ -304,9 +321,11 @@ class ProcessWorkers(_Pool):
         reactor: Any,
         on_event: EventCallback = _ignore_event,
         max_failed_starts: int = 10,
+        warm_up: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(size, timeout, reactor, on_event)
         self.max_failed_starts = max_failed_starts
+        self.warm_up = warm_up
         self.broken = False
         self._workers: list[_Worker] = []
         self._pending: deque[_Call] = deque()
@@ -349,6 +368,9 @@ class ProcessWorkers(_Pool):
         return [worker.process.pid for worker in self._workers if worker.process.pid]
 
     # -- events from workers ------------------------------------------------------------------
+    def became_ready(self) -> None:
+        self._dispatch()
+
     def finished(self, worker: _Worker, call: _Call, frame: bytes) -> None:
         self._deaths_in_a_row = 0
         try:
@@ -420,7 +442,7 @@ class ProcessWorkers(_Pool):
         try:
             process = self._context.Process(
                 target=_serve,
-                args=(child_end, os.getpid(), stale),
+                args=(child_end, os.getpid(), stale, self.warm_up),
                 name="boilerplate-worker",
                 daemon=True,
             )
@@ -442,7 +464,7 @@ class ProcessWorkers(_Pool):
             for worker in self._workers:
                 if not self._pending:
                     return
-                if worker.alive and len(worker.calls) <= depth:
+                if worker.alive and worker.ready and len(worker.calls) <= depth:
                     worker.send(self._pending.popleft())
 
     def _forget(self, worker: _Worker) -> None:

@@ -24,16 +24,18 @@ H3: Final = "H3"
 HIDDEN: Final = "HIDDEN"
 #: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
 OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"
-
-#: Victor's segment labels (the ``victor`` extractor puts one on each block it labels): a
-#: heading, a paragraph, a list item, a continuation of the previous segment, or noise. When a
-#: page's blocks carry them, they decide headings and list items in the structured outputs
+#: Victor's segment labels (Marek 2007; set by the ``victor`` extractor): every block of its
+#: result carries exactly one. A content block is a segment that starts with a header, a
+#: paragraph or a list item (continuation blocks joined to it); a segment that starts with a
+#: continuation after noise or at the page's start is a paragraph as well, labelled
+#: ``VICTOR_CONTINUATION``. Noise blocks carry ``VICTOR_OTHER``. When a page's blocks carry
+#: them, they decide headings and list items in the structured outputs
 #: (:mod:`scrapy_boilerplate.output.structure`); otherwise the blocks' DOM elements do.
-VICTOR_HEADER: Final = "victor:header"
-VICTOR_PARAGRAPH: Final = "victor:paragraph"
-VICTOR_LIST: Final = "victor:list"
-VICTOR_CONTINUATION: Final = "victor:continuation"
-VICTOR_OTHER: Final = "victor:other"
+VICTOR_HEADER: Final = "VICTOR_HEADER"
+VICTOR_PARAGRAPH: Final = "VICTOR_PARAGRAPH"
+VICTOR_LIST: Final = "VICTOR_LIST"
+VICTOR_CONTINUATION: Final = "VICTOR_CONTINUATION"
+VICTOR_OTHER: Final = "VICTOR_OTHER"
 #: Every Victor label.
 VICTOR_LABELS: Final = frozenset(
     {VICTOR_HEADER, VICTOR_PARAGRAPH, VICTOR_LIST, VICTOR_CONTINUATION, VICTOR_OTHER}

@@ -72,8 +72,9 @@ COMMON_OPTIONS: tuple[Option, ...] = (
     Option(
         "metadata",
         bool,
-        True,
-        "read the article metadata (dates, authors, language, canonical URL, description, image)",
+        False,
+        "also read the article metadata (dates, authors, language, canonical URL, description, "
+        "image); the Scrapy add-on, `extract --json/--metadata` and `extract-warc` turn it on",
     ),
 )
 

@@ -5,6 +5,12 @@ format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by do
 the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
 every page and writes the model. Use it with ``-o model=MODEL.json.gz`` (extractor ``article``)
 or the ``BOILERPLATE_OPTIONS`` setting. Needs the ``[train]`` extra.
+
+``train DATASET --extractor victor --out MODEL.crf.gz`` trains the ``victor`` extractor's CRF
+instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
+:mod:`.victor_labels`): it cross-validates by domain, prints the report per page type (shingle
+F1 of the decoded text), trains on every page and writes the model (``-o model=...`` of
+``victor``). Needs python-crfsuite (in the ``[train]`` and ``[victor]`` extras).
 """
 
 from __future__ import annotations
@@ -53,6 +59,12 @@ def add_train_command(subparsers: Any) -> None:
     parser.add_argument("--trees", type=int, default=NUM_TREES, help="boosting rounds")
     parser.add_argument("--limit", type=int, help="use only the first N pages")
     parser.add_argument("--jobs", type=int, help="feature worker processes (default: CPUs)")
+    parser.add_argument(
+        "--extractor",
+        choices=("article-learned", "victor"),
+        default="article-learned",
+        help="the extractor whose model to train (default: article-learned)",
+    )
     parser.set_defaults(handler=_cmd_train)
 
 
@@ -91,6 +103,10 @@ def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any]
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if args.extractor == "victor":
+        from .victor_cli import train_victor
+
+        return train_victor(args.dataset, Path(args.out), args.folds, args.limit)
     try:
         root = resolve_dataset(args.dataset)
         pages = dataset_rows(str(root), limit=args.limit, jobs=args.jobs)
