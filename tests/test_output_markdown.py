@@ -159,7 +159,7 @@ def test_victor_labels_decide_headings_and_list_items() -> None:
             L.VICTOR_PARAGRAPH,
             L.VICTOR_LIST,  # paragraphs with bullets become list items
             L.VICTOR_LIST,
-            L.VICTOR_CONTINUATION,  # joins the item before it
+            L.VICTOR_CONTINUATION,  # a continuation after the segment opens a paragraph
             L.VICTOR_PARAGRAPH,  # an <li> labelled paragraph is no list item
             L.VICTOR_HEADER,  # an <h3> keeps its level
             L.VICTOR_OTHER,
@@ -167,7 +167,39 @@ def test_victor_labels_decide_headings_and_list_items() -> None:
     )
     assert text == (
         "## Opening hours\n\nThe museum opens every day.\n\n- Monday: closed\n"
-        "- Tuesday: 10 to 18 and late on Thursdays.\n\nTours start at noon.\n\n### Tickets"
+        "- Tuesday: 10 to 18\n\nand late on Thursdays.\n\nTours start at noon.\n\n### Tickets"
+    )
+
+
+@pytest.mark.parametrize("name", ["headings.html", "table.html", "nested-lists.html"])
+def test_the_victor_extractor_headings_are_its_header_segments(name: str) -> None:
+    page = (FIXTURES / name).read_text(encoding="utf-8")
+    result = extract(page, URL, extractor="victor", include_markdown=True)
+    assert result.markdown is not None
+    headers = [b.text for b in result.content_blocks if L.VICTOR_HEADER in b.labels]
+    assert headers  # every fixture has an <h1> the model labels a header
+    headings = [line.lstrip("#").strip() for line in result.markdown.split("\n") if line[:1] == "#"]
+    assert headings == headers
+
+
+def test_a_victor_segment_over_table_cells_fills_each_cell() -> None:
+    page = (FIXTURES / "table.html").read_text(encoding="utf-8")
+    doc = segment(parse_html(page))
+    cells = [
+        block
+        for block in doc.blocks
+        if block.element is not None and block.element.tag in ("th", "td")
+    ]
+    first = cells[0]
+    for block in cells[1:6]:  # one segment: the header row and the first row
+        first.merge_next(block)
+        first.text = first.text.replace("\n", " ")  # as Victor joins a segment
+    for block in doc.blocks:
+        block.labels.add(L.VICTOR_PARAGRAPH)
+        block.is_content = block is first
+    assert content_markdown([first, *cells[6:]]) == (
+        "| Day | First sailing | Last sailing |\n|---|---|---|\n"
+        "| Monday to Friday | 06:40 | 19:15 |"
     )
 
 

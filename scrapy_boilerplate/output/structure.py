@@ -18,11 +18,13 @@ never copied whole, only the blocks kept as content are read. Rules:
   rows are those holding content, header cells ``<th>``. Layout tables are transparent. A
   heading, list or quote inside a table cell or a ``<pre>`` is read as cell or code text.
 - **Victor labels** (:data:`~scrapy_boilerplate.model.labels.VICTOR_LABELS`): when any block
-  carries one, the labels decide headings and list items: ``header`` a heading (the level of
-  its ``<h1>``-``<h6>``, else 2), ``list`` a list item (nested as in the DOM when inside
-  ``<li>``, else in a bulleted list of consecutive items, a leading bullet character removed),
-  ``paragraph``/``other`` a paragraph (outside any list), ``continuation`` appended to the
-  previous paragraph, heading or item. Tables, code blocks and quotes still come from the DOM.
+  carries one, the labels decide headings and list items: ``VICTOR_HEADER`` a heading (the
+  level of its ``<h1>``-``<h6>``, else 2), ``VICTOR_LIST`` a list item (nested as in the DOM
+  when inside ``<li>``, else in a bulleted list of consecutive items, a leading bullet
+  character removed), any other a paragraph outside any list (Victor has already joined
+  continuations to their segment; a ``VICTOR_CONTINUATION`` block opens a paragraph). Tables,
+  code blocks and quotes still come from the DOM; a segment over several cells of a data
+  table gives each of those cells its text from the DOM.
 - A heading wholly in bold or italics loses that style. Containers nest at most
   :data:`MAX_DEPTH` deep (deeper ones are flattened into the deepest kept).
 - Blocks without DOM elements (a result that went through pickling) give plain paragraphs.
@@ -160,6 +162,8 @@ class _Piece:
     owner: Element | None
     label: str | None
     is_content: bool
+    #: All elements of a block whose text has no line per element (a Victor segment).
+    spread: Sequence[Element] = ()
 
 
 def page_base_url(root: Element | None, url: str | None) -> str | None:
@@ -195,7 +199,7 @@ def content_structure(blocks: Sequence[TextBlock], base_url: str | None = None) 
     """The content blocks of ``blocks`` as a tree of nodes (see the module rules); link targets
     are resolved against ``base_url``."""
     pieces = _pieces(blocks)
-    builder = _Builder(pieces)
+    builder = _Builder(pieces, base_url)
     owners = Counter(piece.owner for piece in pieces if piece.owner is not None)
     victor = any(piece.label is not None for piece in pieces)
     index = 0
@@ -228,7 +232,9 @@ def _pieces(blocks: Sequence[TextBlock]) -> list[_Piece]:
         if block.labels and not block.labels.isdisjoint(L.VICTOR_LABELS):
             label = next(name for name in _VICTOR_PRIORITY if name in block.labels)
         if "\n" not in block.text:
-            pieces.append(_Piece(block.text, _owner(block.element), label, block.is_content))
+            spread = block.elements if len(block.elements) > 1 else ()
+            owner = _owner(block.element)
+            pieces.append(_Piece(block.text, owner, label, block.is_content, spread))
             continue
         lines = block.text.split("\n")
         elements: Sequence[Element | None] = block.elements
@@ -332,28 +338,24 @@ def _victor_role(role: _Role, label: str | None) -> _Role:
 class _Builder:
     """Puts leaves into containers as they come, in document order."""
 
-    def __init__(self, pieces: list[_Piece]) -> None:
+    def __init__(self, pieces: list[_Piece], base_url: str | None) -> None:
         self.pieces = pieces
+        self.base_url = base_url
         self.roles = _Roles()
         self.nodes: list[Node] = []
         self.open: list[tuple[object, Quote | ListBlock | ListItem]] = []
-        self.last_text: list[Span] | None = None  # where a continuation goes
         self.sources: dict[int, Element] = {}  # id(code or table node) -> its <pre>/<table>
         # id(table node) -> the node, its <table>, the spans of its cells
         self.tables_made: dict[int, tuple[Table, Element, dict[Element, list[Span]]]] = {}
         self.full_code: dict[Element, bool] = {}
 
     def add(self, role: _Role, spans: list[Span], label: str | None, group: list[_Piece]) -> None:
-        if label == L.VICTOR_CONTINUATION and self.last_text is not None:
-            if spans:
-                self.last_text.extend([Text(" "), *spans])
-            return
         self._open(role.containers)
         children = self._children()
         if role.leaf == "code" and role.key is not None:
             self._add_code(children, role.key, group)
         elif role.leaf == "table" and role.key is not None:
-            self._add_cell(children, role.key, group[0].owner, spans)
+            self._add_cell(children, role.key, group[0], spans)
         elif spans:
             if len(role.containers) > 1 and role.containers[-2][1] is _BULLETED:
                 spans = _without_bullet(spans)
@@ -363,7 +365,6 @@ class _Builder:
                 else Paragraph(spans)
             )
             children.append(node)
-            self.last_text = node.spans
 
     def finish(self) -> list[Node]:
         """The finished tree (tables get their rows)."""
@@ -415,7 +416,6 @@ class _Builder:
         return parent.children
 
     def _add_code(self, children: list[Node], pre: Element, group: list[_Piece]) -> None:
-        self.last_text = None
         last = children[-1] if children else None
         if isinstance(last, CodeBlock) and self.sources.get(id(last)) is pre:
             if not self._all_content(pre):
@@ -439,17 +439,22 @@ class _Builder:
         return self.full_code[container]
 
     def _add_cell(
-        self, children: list[Node], table: Element, owner: Element | None, spans: list[Span]
+        self, children: list[Node], table: Element, piece: _Piece, spans: list[Span]
     ) -> None:
-        self.last_text = None
         last = children[-1] if children else None
         if not (isinstance(last, Table) and self.sources.get(id(last)) is table):
             last = Table()
             children.append(last)
             self.sources[id(last)] = table
             self.tables_made[id(last)] = (last, table, {})
-        cell = _cell_of(owner, table)
         cells = self.tables_made[id(last)][2]
+        spread = {_cell_of(element, table) for element in piece.spread} - {None}
+        if len(spread) > 1:  # one block over several cells: each cell as the DOM has it
+            for element in spread:
+                if element is not None and element not in cells:
+                    cells[element] = list(inline_spans(element, self.base_url))
+            return
+        cell = _cell_of(piece.owner, table)
         target = last.caption if cell is None else cells.setdefault(cell, [])
         if target and spans:
             target.append(Text(" "))
