@@ -24,3 +24,5 @@ H3: Final = "H3"
 HIDDEN: Final = "HIDDEN"
 #: Set by the grandparent-grouping filter on content blocks outside the kept group(s).
 OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"
+#: Set by the site-template filter on blocks inside nodes a site repeats on its pages.
+SITE_TEMPLATE: Final = "SITE_TEMPLATE"

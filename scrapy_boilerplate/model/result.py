@@ -23,7 +23,9 @@ class ExtractionResult:
     lines); ``blocks`` all blocks with their features and labels; ``html`` the main-content
     HTML when asked for (``include_html=True``), else None; ``metadata`` the article's dates,
     authors, language, canonical URL, description and image (None when not read:
-    ``metadata=False``).
+    ``metadata=False``). ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
+    :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
+    that learns site templates), else None.
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -38,6 +40,7 @@ class ExtractionResult:
     url: str | None = None
     html: str | None = None
     metadata: ArticleMetadata | None = None
+    site_fingerprint: bytes | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
