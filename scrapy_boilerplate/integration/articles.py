@@ -20,6 +20,7 @@ from twisted.internet.defer import Deferred
 from ..extractors import Extractor
 from ..model.result import ExtractionResult
 from .runtime import Runtime
+from .sitetemplates import SiteTemplateLearning
 
 __all__ = ["article_for", "article_of", "expect", "is_expected"]
 
@@ -67,9 +68,15 @@ async def article_for(response: Response) -> ExtractionResult | None:
         entry.waiters.append(waiter)
         return await maybe_deferred_to_future(waiter)
     entry.running = True
-    result = await entry.runtime.extract(
-        entry.extractor, response.body, response.url, entry.content_type, "responses"
+    learning = SiteTemplateLearning.of(entry.runtime.crawler)
+    extractor, context = (
+        learning.prepare(entry.extractor, response.url) if learning else (entry.extractor, None)
     )
+    result = await entry.runtime.extract(
+        extractor, response.body, response.url, entry.content_type, "responses", context
+    )
+    if learning is not None:
+        learning.learned(response.url, result)
     _finish(entry, result)
     return entry.result
 
@@ -85,9 +92,15 @@ def article_of(response: Response) -> ExtractionResult | None:
     entry = _ENTRIES.get(response)
     if entry is None or entry.done:
         return entry.result if entry is not None else None
-    result = entry.runtime.extract_here(
-        entry.extractor, response.body, response.url, entry.content_type, "responses"
+    learning = SiteTemplateLearning.of(entry.runtime.crawler)
+    extractor, context = (
+        learning.prepare(entry.extractor, response.url) if learning else (entry.extractor, None)
     )
+    result = entry.runtime.extract_here(
+        extractor, response.body, response.url, entry.content_type, "responses", context
+    )
+    if learning is not None:
+        learning.learned(response.url, result)
     _finish(entry, result)
     return entry.result
 
