@@ -23,6 +23,16 @@ from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
 from .notes import NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
+from .sitelevel import (
+    demo_replay,
+    label_precision_markdown,
+    replay_markdown,
+    run_label_precision,
+    run_replay,
+    sites_of,
+    summarise,
+    verdicts_markdown,
+)
 from .strategies import run_strategies, strategies_markdown
 from .table2 import run_table2, table2_markdown
 
@@ -90,6 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         results.append(run_grandparent("WCXB-dev articles", articles))
     sections["grandparent"] = grandparent_markdown(results)
     print(f"grandparent done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    sites = sites_of(pages)
+    precision = run_label_precision(sites)
+    replay = run_replay(sites)
+    summaries = [summarise("L3S-GN1", replay), summarise("demo news sites", demo_replay())]
+    sections["sitelevel_precision"] = label_precision_markdown(precision, sites)
+    sections["sitelevel_replay"] = replay_markdown(summaries, replay)
+    sections["sitelevel_verdicts"] = verdicts_markdown(precision, summaries)
+    print(f"sitelevel done at {time.time() - started:.0f}s", file=sys.stderr)
 
     text = NOTES.format(**sections, limit="all" if args.limit is None else args.limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)
