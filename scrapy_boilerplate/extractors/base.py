@@ -24,6 +24,8 @@ from ..output.text import article_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
+from ..site.hashing import page_fingerprint
+from ..site.templates import wants_fingerprint
 from .title import find_title
 
 __all__ = ["Extractor", "ExtractorSpec", "ChainFactory"]
@@ -88,7 +90,8 @@ class Extractor:
         """Parse, segment, run the chain, read the metadata and build the result.
 
         ``content_type`` is the HTTP ``Content-Type`` of bytes (its charset decodes them);
-        ``context`` carries per-site data to the chain factory. Raises
+        ``context`` carries per-site data to the chain factory (and may ask for the page's node
+        hashes: :func:`~scrapy_boilerplate.site.templates.wants_fingerprint`). Raises
         :class:`~scrapy_boilerplate.errors.InvalidInputError` for input that is not an HTML
         page and :class:`~scrapy_boilerplate.errors.ExtractionError` if a filter fails.
         """
@@ -112,6 +115,7 @@ class Extractor:
             html=clean_html,
             metadata=self._metadata(doc) if self.options["metadata"] else None,
             markdown=markdown,
+            site_fingerprint=page_fingerprint(root) if wants_fingerprint(context) else None,
         )
 
     def _structured(self, doc: TextDocument) -> tuple[str | None, str | None]:

@@ -41,6 +41,8 @@ from ..filters.selection import (
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
 from ..model.options import Option
+from ..site.filter import SiteTemplateFilter
+from ..site.templates import templates_of
 from .base import ExtractorSpec
 from .title import find_title
 
@@ -133,6 +135,22 @@ def _keep_everything_min_words(
     return [SimpleBlockFusionProcessor(), MarkEverythingContent(), min_words]
 
 
+#: The ``site_templates`` option of the article extractors.
+SITE_TEMPLATES_OPTION = Option(
+    "site_templates",
+    bool,
+    False,
+    "drop blocks inside nodes the site repeats on its pages (templates the extraction context "
+    "carries, e.g. learnt during a crawl)",
+)
+
+
+def _site_templates(options: Mapping[str, Any], context: ExtractionContext) -> list[Filter]:
+    """The site-template filter when the option is on and the context carries templates."""
+    templates = templates_of(context) if options["site_templates"] else None
+    return [] if templates is None else [SiteTemplateFilter(templates.hashes)]
+
+
 #: Block classifiers the ``article`` extractor can start from.
 ARTICLE_CLASSIFIERS: dict[str, Filter] = {"numwords": NUM_WORDS_RULES, "density": DENSITY_RULES}
 
@@ -164,11 +182,13 @@ ARTICLE_RULES_OPTIONS = (
     Option(
         "fill_gaps", bool, True, "restore link-free blocks between the first and last content block"
     ),
+    SITE_TEMPLATES_OPTION,
 )
 
 
 def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     chain: list[Filter] = [ARTICLE_CLASSIFIERS[options["classifier"]]]
+    chain += _site_templates(options, context)
     if options["end_of_text"]:
         chain += [TerminatingBlocksFinder(), IgnoreBlocksAfterContentFilter()]
     if options["ancestor_depth"]:
@@ -206,6 +226,7 @@ ARTICLE_LEARNED_OPTIONS = (
     Option("fill_gaps", bool, True, "blocks with a moderate score between content blocks join"),
     Option("keep_captions", bool, False, "keep image captions inside the article"),
     Option("keep_comments", bool, False, "keep reader comments"),
+    SITE_TEMPLATES_OPTION,
 )
 #: Longest run of blocks (in blocks) that gap filling bridges.
 MAX_SCORE_GAP = 3
@@ -216,6 +237,7 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     threshold_key, threshold, gap_key, gap_score = OPERATING_POINTS[options["mode"]]
     threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
+    chain += _site_templates(options, context)
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(gap_key, gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))

@@ -183,10 +183,11 @@ class Runtime:
         url: str | None,
         content_type: str | None,
         stats_key: str,
+        context: ExtractionContext | None = None,
     ) -> ExtractionResult | None:
         """:meth:`extract` on the calling thread, without a time limit (for synchronous code)."""
         try:
-            result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+            result, elapsed_ms = _timed_extract(extractor, body, url, content_type, context)
         except Exception as exc:
             self._failed(exc, extractor, url, stats_key)
             return None

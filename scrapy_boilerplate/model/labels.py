@@ -40,3 +40,5 @@ VICTOR_OTHER: Final = "VICTOR_OTHER"
 VICTOR_LABELS: Final = frozenset(
     {VICTOR_HEADER, VICTOR_PARAGRAPH, VICTOR_LIST, VICTOR_CONTINUATION, VICTOR_OTHER}
 )
+#: Set by the site-template filter on blocks inside nodes a site repeats on its pages.
+SITE_TEMPLATE: Final = "SITE_TEMPLATE"

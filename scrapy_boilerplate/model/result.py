@@ -25,7 +25,9 @@ class ExtractionResult:
     as Markdown when asked for (``include_markdown=True``), else None (both are rendered during
     the extraction, from the DOM, so they survive pickling); ``metadata`` the article's dates,
     authors, language, canonical URL, description and image (None when not read:
-    ``metadata=False``).
+    ``metadata=False``). ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
+    :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
+    that learns site templates), else None.
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -41,6 +43,7 @@ class ExtractionResult:
     html: str | None = None
     metadata: ArticleMetadata | None = None
     markdown: str | None = None
+    site_fingerprint: bytes | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
