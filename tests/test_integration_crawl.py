@@ -53,8 +53,10 @@ def settings(**overrides: Any) -> dict[str, Any]:
 
 
 def expected(name: str, extractor: str = EXTRACTOR) -> ExtractionResult:
-    """What the bare API extracts from a fixture page served as text/html."""
-    return extract((SITE / name).read_bytes(), extractor=extractor, content_type="text/html")
+    """What the bare API extracts from a fixture page served as text/html (with the metadata,
+    as in a crawl)."""
+    page = (SITE / name).read_bytes()
+    return extract(page, extractor=extractor, content_type="text/html", metadata=True)
 
 
 class ArticleItem(scrapy.Item):
