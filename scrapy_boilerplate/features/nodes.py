@@ -43,8 +43,8 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from ..model.document import Element
-from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, is_hidden
+from ..model.document import Element, TextBlock
+from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, NOT_BLOCK_LEVEL_TAGS, is_hidden
 
 __all__ = [
     "NodeTable",
@@ -56,6 +56,8 @@ __all__ = [
     "node_table",
     "areas",
     "fold_hidden",
+    "block_owners",
+    "block_link_counts",
 ]
 
 #: Area (character-equivalents) below which a node is hidden (the paper's 2,000 px²).
@@ -273,3 +275,43 @@ def fold_hidden(table: NodeTable, area: Sequence[float], min_area: float = MIN_A
             if nodes[owner[up]] == up:  # a hidden child of a visible node
                 weight[owner[up]] += 1.0
     return VisibleTree(nodes, parent, weight, owner)
+
+
+def block_owners(table: NodeTable, tree: VisibleTree, blocks: Sequence[TextBlock]) -> list[int]:
+    """The visible node of each block: the owner of its element, or of the nearest ancestor
+    that is a node (``<body>``, visible node 0, when there is none)."""
+    index = table.index()
+    owners = []
+    for block in blocks:
+        element = block.element
+        while element is not None and element not in index:
+            element = element.getparent()
+        owners.append(tree.owner[index[element]] if element is not None else 0)
+    return owners
+
+
+def block_link_counts(table: NodeTable, blocks: Sequence[TextBlock]) -> list[int]:
+    """The ``<a href>`` elements with text of each block.
+
+    A link belongs to the block whose element is the link's container (its nearest
+    ancestor-or-self that is not inline, the segmenter's rule); when several blocks share that
+    element, to the first whose text holds the link's text, else the first of them.
+    """
+    by_element: dict[Element, list[int]] = {}
+    for b, block in enumerate(blocks):
+        for element in block.elements:
+            by_element.setdefault(element, []).append(b)
+    counts = [0] * len(blocks)
+    for i, element in enumerate(table.elements):
+        if element.tag != "a" or element.get("href") is None or table.chars[i] == 0:
+            continue
+        container: Element | None = element
+        while container is not None and container.tag in NOT_BLOCK_LEVEL_TAGS:
+            container = container.getparent()
+        candidates = by_element.get(container) if container is not None else None
+        if not candidates:
+            continue
+        text = " ".join(str(element.xpath("string()")).split())
+        chosen = next((b for b in candidates if text in blocks[b].text), candidates[0])
+        counts[chosen] += 1
+    return counts
