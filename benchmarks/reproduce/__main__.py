@@ -5,7 +5,8 @@ Usage (from the repository root, with the ``eval`` extra installed)::
     python -m benchmarks.reproduce [--skip-svm] [--limit N]
 
 Needs the datasets under ``../shared/datasets`` (or ``$BOILERPLATE_DATASETS``); takes about
-4 minutes on one core.
+14 minutes on one core (`python -m benchmarks.reproduce.isotonic` regenerates its
+section 5 alone, about 10 minutes).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from scrapy_boilerplate.evaluation.l3s import annotated_html
 
 from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
+from .isotonic import isotonic_markdown, run_isotonic
 from .notes import NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
 from .strategies import run_strategies, strategies_markdown
@@ -90,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         results.append(run_grandparent("WCXB-dev articles", articles))
     sections["grandparent"] = grandparent_markdown(results)
     print(f"grandparent done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    sections["isotonic"] = isotonic_markdown(run_isotonic(args.limit))
+    print(f"isotonic done at {time.time() - started:.0f}s", file=sys.stderr)
 
     text = NOTES.format(**sections, limit="all" if args.limit is None else args.limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)
