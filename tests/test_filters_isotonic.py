@@ -18,7 +18,17 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from shared_datasets import SHARED_DATASETS
 
+from scrapy_boilerplate.classifiers.template import (
+    load_template_model,
+    node_weights,
+    page_nodes,
+    penalties,
+    template_scores,
+)
+from scrapy_boilerplate.errors import BoilerplateError
+from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.filters import isotonic
 from scrapy_boilerplate.filters.isotonic import (
     exact_grid,
@@ -26,7 +36,8 @@ from scrapy_boilerplate.filters.isotonic import (
     smooth_levels_pure,
     smooth_tree,
 )
-from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
 
 _isotonic: ModuleType | None
 try:
@@ -252,6 +263,29 @@ def test_compiled_equals_pure_on_random_trees() -> None:
         assert _isotonic.smooth_levels(parent, x, w, gamma, grid) == smooth_levels_pure(
             parent, x, w, gamma, grid
         )
+
+
+@needs_compiled
+@pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1"])
+def test_compiled_equals_pure_on_shared_dataset_pages(dataset: str) -> None:
+    """The shipped model's node scores of real pages, smoothed by both twins (first 40 pages)."""
+    if not (SHARED_DATASETS / dataset).is_dir():
+        pytest.skip(f"{dataset} is not in {SHARED_DATASETS}")
+    assert _isotonic is not None
+    model = load_template_model()
+    for page in load_pages(SHARED_DATASETS / dataset, limit=40):
+        try:
+            nodes = page_nodes(segment(parse_html(page.html), url=page.url))
+        except BoilerplateError:
+            continue
+        arrays = (
+            array("i", nodes.tree.parent),
+            array("d", template_scores(model, nodes.rows)),
+            array("d", node_weights(nodes.tree.weight, nodes.visible_words, "words")),
+            array("d", penalties(nodes.visible_area, 0.01)),
+            level_grid(64),
+        )
+        assert _isotonic.smooth_levels(*arrays) == smooth_levels_pure(*arrays), page.id
 
 
 @needs_compiled
