@@ -137,8 +137,9 @@ def _is_internal(href: str, host: str) -> bool:
     return True
 
 
-def _attribute_bytes(element: Element) -> int:
-    return sum(len(name) + len(value) + 4 for name, value in element.items())
+def _attribute_bytes(attributes: list[tuple[str, str]]) -> int:
+    """``name="value"`` with its space: name and value lengths plus 4, per attribute."""
+    return sum(len(name) + len(value) for name, value in attributes) + 4 * len(attributes)
 
 
 def node_table(
@@ -176,16 +177,17 @@ def node_table(
     for event, element in walker:
         tag = element.tag
         if event == "start":
+            attributes = element.items() if isinstance(tag, str) else []
             if (
                 not isinstance(tag, str)
                 or tag in _SKIPPED_TAGS
-                or (not keep_hidden and is_hidden(element))
+                or (attributes and not keep_hidden and is_hidden(element))
             ):
                 walker.skip_subtree()
                 if stack:
                     size = len(element.text or "")
                     if isinstance(tag, str):
-                        size += 2 * len(tag) + 5 + _attribute_bytes(element)
+                        size += 2 * len(tag) + 5 + _attribute_bytes(attributes)
                     html_bytes[stack[-1]] += size
                 continue
             node = len(elements)
@@ -199,7 +201,7 @@ def node_table(
             internal_links.append(int(is_anchor and _is_internal(element.get("href", ""), host)))
             images.append(int(tag == "img"))
             inputs.append(int(tag in _INPUT_TAGS))
-            html_bytes.append(2 * len(tag) + 5 + _attribute_bytes(element))
+            html_bytes.append(2 * len(tag) + 5 + _attribute_bytes(attributes))
             words.append(0)
             anchor_chars.append(0)
             anchor_words.append(0)
@@ -231,11 +233,13 @@ def node_table(
             continue
         node = stack[-1]
         html_bytes[node] += len(text)
-        tokens = _WORD.findall(text)
-        if not tokens:
-            position += sum(map(len, text.split()))
+        if text.isspace():
             continue
         chars = sum(map(len, text.split()))
+        tokens = _WORD.findall(text)
+        if not tokens:
+            position += chars
+            continue
         position += chars
         words[node] += len(tokens)
         if in_anchor:
