@@ -13,6 +13,7 @@ from typing import Any
 from ..classifiers.crf import load_victor_model
 from ..classifiers.learned import LearnedBlockClassifier, load_block_model
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
+from ..classifiers.template import WEIGHTINGS, PageTemplateFilter, load_template_model
 from ..classifiers.victor import VictorClassifier
 from ..filters import Filter
 from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
@@ -53,6 +54,7 @@ __all__ = [
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
     "VICTOR_OPTIONS",
+    "PAGE_TEMPLATE_OPTIONS",
 ]
 
 
@@ -259,6 +261,59 @@ def _victor(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[
     return [VictorClassifier(load_victor_model(options["model"]))]
 
 
+PAGE_TEMPLATE_OPTIONS = (
+    Option(
+        "model", str, "", "path of a template model (`train --extractor page-template`; ''=shipped)"
+    ),
+    Option(
+        "smooth",
+        bool,
+        True,
+        "smooth the node scores over the tree (false: the paper's PageLevel Basic)",
+    ),
+    Option(
+        "c",
+        float,
+        0.0,
+        "penalty multiplier: a segment rooted at node i costs c * page area / area_i; 0 = model's",
+        0.0,
+        100.0,
+    ),
+    Option(
+        "tau",
+        float,
+        0.0,
+        "templateness (0-1) from which a node is template; 0 = the model's tuned value",
+        0.0,
+        1.0,
+    ),
+    Option("levels", int, 64, "score levels of the smoothing (0 = exact: every distinct score)", 0),
+    Option(
+        "weighting",
+        str,
+        "words",
+        "node weights: words (1 + hidden children + sqrt(words)) or paper (1 + hidden children)",
+        choices=WEIGHTINGS,
+    ),
+)
+
+
+def _page_template(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+    model = load_template_model(options["model"])
+    smooth = options["smooth"]
+    default_tau = model.metadata.get("threshold" if smooth else "basic_threshold", 0.5)
+    return [
+        PageTemplateFilter(
+            model,
+            c=options["c"] or float(model.metadata.get("c", 0.01)),
+            threshold=options["tau"] or float(default_tau),
+            levels=options["levels"],
+            smooth=smooth,
+            weighting=options["weighting"],
+        )
+    ]
+
+
 #: Every built-in extractor, as the registry starts with them.
 BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
     ExtractorSpec("keep-everything", _keep_everything, description="every block is content"),
@@ -318,5 +373,11 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         options=VICTOR_OPTIONS,
         description="Victor: blocks at every tag labelled header/paragraph/list/continuation/"
         "other by a CRF (the [victor] extra)",
+    ),
+    ExtractorSpec(
+        "page-template",
+        _page_template,
+        options=PAGE_TEMPLATE_OPTIONS,
+        description="node templateness (logistic regressions) smoothed over the DOM tree",
     ),
 )
