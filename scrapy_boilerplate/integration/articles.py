@@ -100,8 +100,12 @@ async def _extract(response: Response, entry: _Entry | None) -> ExtractionResult
         entry.waiters.append(waiter)
         return await maybe_deferred_to_future(waiter)
     entry.running = True
-    learning, extractor, context = _site_templates(entry, response)
-    content_type = response_content_type(response)
+    try:
+        learning, extractor, context = _site_templates(entry, response)
+        content_type = response_content_type(response)
+    except Exception:  # no waiter may wait for an extraction that never starts
+        _finish(entry, None)
+        raise
     result = await entry.runtime.extract(
         extractor, response.body, response.url, content_type, "responses", context
     )
