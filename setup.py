@@ -44,4 +44,10 @@ def speedups() -> list[Extension]:
     return compiled("scrapy_boilerplate.page._speedups", include_dirs=lxml.get_include())
 
 
-setup(ext_modules=[*speedups(), *compiled("scrapy_boilerplate.classifiers._gbdt")])
+setup(
+    ext_modules=[
+        *speedups(),
+        *compiled("scrapy_boilerplate.classifiers._gbdt"),
+        *compiled("scrapy_boilerplate.classifiers._crf"),
+    ]
+)
