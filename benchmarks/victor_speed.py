@@ -10,8 +10,8 @@ bracketed by ``time.perf_counter()`` (parsing included). The first page is run o
 ``--stages`` then times victor's stages on the same pages, in a second pass with victor's
 text caches emptied first: parse, Victor's split, features, tagging (attribute ids, scores,
 Viterbi), segment assembly. ``--digests-out FILE`` writes, per page, a digest of victor's
-result (title, and every block's text, labels and content flag); ``--digests-check FILE``
-compares with such a file: proof that a speed-up changed no output.
+result (title; every block's text, labels, content flag, counts and elements);
+``--digests-check FILE`` compares with such a file: proof that a speed-up changed no output.
 
     python benchmarks/victor_speed.py                      # medians, p95
     python benchmarks/victor_speed.py --stages --digests-out /tmp/victor-before.json
@@ -56,16 +56,19 @@ def sample_pages() -> Iterator[tuple[str, str, str | None]]:
 
 
 def result_digest(result: Any) -> str:
-    """A digest of a result's title and blocks (text, sorted labels, content flag)."""
+    """A digest of a result's title and blocks (text, labels, content flag, counts, elements)."""
     parts = [result.title or ""]
-    for block in result.blocks:
-        parts.append(f"{block.text}\x01{','.join(sorted(block.labels))}\x01{block.is_content}")
+    for b in result.blocks:
+        counts = (b.num_words, b.num_linked_words, b.num_wrapped_words, b.num_wrapped_lines)
+        paths = [e.getroottree().getpath(e) for e in b.elements]
+        facts = (b.num_word_chars, b.tag_level, b.offset_start, paths, b.is_content)
+        parts.append(f"{b.text}\x01{','.join(sorted(b.labels))}\x01{counts}{facts}")
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
 def clear_text_caches() -> None:
     """Empty the feature module's caches (texts, markup, tokens), as in a fresh process."""
-    for name in ("_cached_text_values", "_markup_values", "_token_info", "token_class"):
+    for name in ("_cached_text_values", "_markup_values", "_token_code", "token_class"):
         getattr(victor_feature_module, name).cache_clear()
 
 
