@@ -49,5 +49,6 @@ setup(
         *speedups(),
         *compiled("scrapy_boilerplate.classifiers._gbdt"),
         *compiled("scrapy_boilerplate.filters._isotonic"),
+        *compiled("scrapy_boilerplate.classifiers._crf"),
     ]
 )

@@ -3,6 +3,7 @@ changed no output.
 
     python benchmarks/output_digests.py --write benchmarks/output-digests.json   # record
     python benchmarks/output_digests.py --check benchmarks/output-digests.json   # compare
+    python benchmarks/output_digests.py --write benchmarks/output-digests.json --only victor
 
 Each registered extractor (default options, plus ``article`` with ``strict_reference``,
 ``include_html`` and ``include_markdown``) runs on the raw bytes of every page of WCXB-dev,
@@ -10,7 +11,9 @@ L3S-GN1 (``original/``) and CleanEval (dev and final inputs). Per extractor and 
 SHA-256 covers, page by page in id order, the page id, the title, the text and (when asked for)
 the main-content HTML and the Markdown; a page
 that fails contributes its error type instead. ``--pages-out FILE`` also writes one short digest
-per page, to find which pages changed when a check fails.
+per page, to find which pages changed when a check fails. ``--only LABEL`` (repeatable) measures
+only those configurations: ``--write`` then updates just their entries of an existing record,
+``--check`` compares just them.
 
 Only the public API is used, so the script runs unchanged across layouts of the package.
 The datasets root is ``--datasets`` or ``$BOILERPLATE_DATASETS`` or ``../shared/datasets``.
@@ -84,7 +87,7 @@ def _page_digests(job: tuple[str, str, dict[str, Any]]) -> list[str]:
 
 
 def _jobs(
-    root: Path, work: Path
+    root: Path, work: Path, only: frozenset[str] = frozenset()
 ) -> Iterator[tuple[str, str, list[str], tuple[str, str, dict[str, Any]]]]:
     for dataset, folders in DATASETS.items():
         files = dataset_files(root, folders)
@@ -94,12 +97,15 @@ def _jobs(
         paths_file.write_text("".join(f"{pid}\t{path}\n" for pid, path in files), "utf-8")
         ids = [pid for pid, _ in files]
         for label, name, options in configurations():
-            yield label, dataset, ids, (str(paths_file), name, options)
+            if not only or label in only:
+                yield label, dataset, ids, (str(paths_file), name, options)
 
 
-def measure(root: Path, work: Path, jobs: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Per-(configuration, dataset) digests and per-page digests."""
-    todo = list(_jobs(root, work))
+def measure(
+    root: Path, work: Path, jobs: int, only: frozenset[str] = frozenset()
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Per-(configuration, dataset) digests and per-page digests (``only``: those labels)."""
+    todo = list(_jobs(root, work, only))
     summary: dict[str, Any] = {}
     pages: dict[str, Any] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -122,7 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", type=Path, help="datasets root")
     parser.add_argument("--pages-out", type=Path, help="also write per-page digests here")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="LABEL", help="only this configuration"
+    )
     args = parser.parse_args(argv)
+    only = frozenset(args.only)
+    unknown = only - {label for label, _, _ in configurations()}
+    if unknown:
+        print(f"unknown configurations: {sorted(unknown)}", file=sys.stderr)
+        return 2
     root = args.datasets or Path(
         os.environ.get("BOILERPLATE_DATASETS", REPO.parent / "shared" / "datasets")
     )
@@ -131,14 +145,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     work = REPO / "benchmarks" / "out"
     work.mkdir(parents=True, exist_ok=True)
-    summary, pages = measure(root, work, args.jobs)
+    summary, pages = measure(root, work, args.jobs, only)
     if args.pages_out:
         args.pages_out.write_text(json.dumps(pages, indent=0, sort_keys=True), encoding="utf-8")
     if args.write:
         record = {"package_version": scrapy_boilerplate.__version__, "digests": summary}
+        if only and args.write.exists():
+            record = json.loads(args.write.read_text(encoding="utf-8"))
+            record["digests"].update(summary)
         args.write.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", "utf-8")
         return 0
     expected = json.loads(args.check.read_text(encoding="utf-8"))["digests"]
+    if only:
+        expected = {label: value for label, value in expected.items() if label in only}
     differences = [
         f"{label} / {dataset}"
         for label in sorted(set(expected) | set(summary))

@@ -317,3 +317,54 @@ def test_every_value_is_a_small_non_negative_integer() -> None:
     )
     for row in victor_features(victor_blocks(parse_html(html))):
         assert all(isinstance(value, int) and 0 <= value <= 3000 for value in row)
+
+
+# The text features have fast paths (ASCII counting by deleting bytes, regex searches skipped
+# when a pattern's literal is absent); they must give what the plain definitions give.
+TRICKY_TEXTS = [
+    "Visit WWW.Example.COM today",
+    "mail me: Jane.Doe@example.org",
+    "see http://x.y/z or ftp://a.b",
+    "example.co.uk and example.INFO and x.Biz",
+    "İNFO: the site.İnfo and site.ınfo, bız.ı",
+    "the kelvin.uK sign and café.de",
+    "10:30 PM, 9 A.M., 11:15:01",
+    "12 pm",
+    "12² and ٣ and １２:３０ pm",
+    "Tueſday, 5 Sept. 2007",
+    "file.txt and v1.2.3 and e.g. this",
+    "ÉTÉ à Paris — 14 juillet 2007.",
+    "\x1c sep",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_TEXTS)
+def test_text_fast_paths_give_the_plain_definitions(text: str) -> None:
+    import re
+
+    from scrapy_boilerplate.features import victor as module
+
+    values = module._TextValues(text)
+    length = len(text)
+    alpha = sum(map(str.isalpha, text))
+    num = sum(map(str.isdigit, text))
+    white = sum(map(str.isspace, text))
+    punct = sum(char in ",:;.?!" for char in text)
+    other = length - alpha - num - punct - white
+    assert values.head[:5] == tuple(scaled(n, length) for n in (alpha, num, punct, white, other))
+    assert values.key == "".join(re.findall(r"[^\W\d_]+", text)).casefold()
+
+    def first(patterns: tuple[re.Pattern[str], ...]) -> int:
+        return next((i for i, p in enumerate(patterns, 1) if p.search(text)), 0)
+
+    assert values.tail[0] == first(module.URL_PATTERNS)
+    assert values.tail[1] == first(module.DATE_PATTERNS)
+    assert values.tail[2] == first(module.TIME_PATTERNS)
+
+
+def test_repeated_texts_and_markup_give_the_same_rows() -> None:
+    page = "<div><a href='/'>Home</a> <p>Same text.</p><p>Same text.</p></div>"
+    first = features(page)
+    assert features(page) == first  # now from the caches
+    assert first[1]["duplicate-count"] == 2 and first[1]["first-duplicate"] == 1
+    assert first[2]["first-duplicate"] == 0

@@ -306,3 +306,46 @@ def test_articles_in_scripts_without_spaces_are_extracted(name: str) -> None:
     text = extract(html).text
     assert all(paragraph in text for paragraph in paragraphs)
     assert not any(link.text in text for link in root.iter("a"))  # the menu is boilerplate
+
+
+# --- document_title: the title without segmenting --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><head><title> My  Page </title></head><body><p>x</p></body></html>",
+        "<html><head><title></title><title>Second</title></head><body><p>x</p></body></html>",
+        "<html><body><p>no head</p></body></html>",
+        "<html><head><title>A</title></head><body><noscript><head><title>B</title></head>"
+        "</noscript><p>x</p></body></html>",
+        "<html><body><table><tr><td><title>In a cell</title> text</td></tr></table></body></html>",
+        "<html><title>Before head</title><head></head><body><p>x</p></body></html>",
+    ],
+)
+def test_document_title_is_the_segmentations_title(html: str) -> None:
+    from scrapy_boilerplate.page.segmentation import document_title
+
+    root = parse_html(html)
+    assert document_title(root) == segment(root).title
+
+
+@pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1", "cleaneval/dev", "cleaneval/final"])
+def test_document_title_on_every_shared_page(dataset: str) -> None:
+    from shared_datasets import SHARED_DATASETS
+
+    from scrapy_boilerplate.errors import BoilerplateError
+    from scrapy_boilerplate.evaluation.datasets import load_pages
+    from scrapy_boilerplate.page.segmentation import document_title
+
+    if not (SHARED_DATASETS / dataset).is_dir():
+        pytest.skip(f"{dataset} not under {SHARED_DATASETS}")
+    checked = 0
+    for page in load_pages(SHARED_DATASETS / dataset):
+        try:
+            root = parse_html(page.html)
+        except BoilerplateError:
+            continue
+        assert document_title(root) == segment(root).title, page.id
+        checked += 1
+    assert checked

@@ -21,6 +21,11 @@ for it), which keeps about 60-90 attributes per block. Past the page's edges the
 ``bullet[-1]/bullet[0]`` (runs of list items), ``container.class-header[0]/token.alpha-abs[0]``.
 Label transitions are learned (CRF++ "B").
 
+**Tagging** (:mod:`.crf_tagging`): the model's weights are read from its CRFsuite bytes once,
+and each block's attribute ids come straight from the feature rows; the state scores and
+Viterbi are CRFsuite's, in the same order, so the labels are those of CRFsuite's own tagger
+(:meth:`VictorModel.tag_crfsuite`, checked equal on every shared page by the tests).
+
 **Model file**: gzip of a JSON header line (format, feature version, the features used, the
 training parameters) and the CRFsuite model bytes. A file written for another
 :data:`FEATURE_VERSION` is refused at load.
@@ -33,12 +38,14 @@ import json
 import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 from ..features.victor import DOCUMENT_FEATURES, FEATURE_NAMES
+from .crf_tagging import TaggingTables, read_crfsuite_model
+from .crf_tagging import tag as tag_rows
 
 __all__ = [
     "LABEL_CODES",
@@ -103,6 +110,18 @@ def _templates(enabled: frozenset[str]) -> tuple[tuple[tuple[int, int, str], ...
     return tuple(tuple(by_offset[off]) for off in range(-2, 3))
 
 
+def _conjunctions(
+    enabled: frozenset[str],
+) -> list[tuple[tuple[tuple[int, str], ...], tuple[int, ...]]]:
+    """The conjunctions whose features are all enabled, with their parts' feature indices."""
+    index = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    return [
+        (parts, tuple(index[name] for _, name in parts))
+        for parts in _CONJUNCTIONS
+        if all(name in enabled for _, name in parts)
+    ]
+
+
 def block_attributes(
     rows: Sequence[Sequence[int]], enabled: Collection[str] | None = None
 ) -> list[list[str]]:
@@ -111,7 +130,7 @@ def block_attributes(
     names = frozenset(FEATURE_NAMES if enabled is None else enabled)
     templates = _templates(names)
     index = {name: i for i, name in enumerate(FEATURE_NAMES)}
-    conjunctions = [c for c in _CONJUNCTIONS if all(name in names for _, name in c)]
+    conjunctions = [parts for parts, _ in _conjunctions(names)]
     count = len(rows)
     sequence = []
     for position in range(count):
@@ -161,8 +180,22 @@ class VictorModel:
             self._local.tagger = tagger
         return tagger
 
+    @cached_property
+    def tables(self) -> TaggingTables:
+        """The model's weights and the attribute ids of its feature set's templates."""
+        enabled = frozenset(self.features)
+        weights = read_crfsuite_model(self.model_bytes)
+        return TaggingTables.build(weights, _templates(enabled), _conjunctions(enabled))
+
     def tag(self, rows: Sequence[Sequence[int]]) -> list[str]:
         """The label code of each block (Viterbi), from its feature ``rows``."""
+        if not rows:
+            return []
+        labels = self.tables.weights.labels
+        return [labels[label] for label in tag_rows(rows, self.tables)]
+
+    def tag_crfsuite(self, rows: Sequence[Sequence[int]]) -> list[str]:
+        """:meth:`tag` by CRFsuite's own tagger, from the attribute strings (the reference)."""
         if not rows:
             return []
         labels: list[str] = self._tagger().tag(block_attributes(rows, self.features))

@@ -26,8 +26,9 @@ from typing import Final
 from ..features.victor import victor_features
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
+from ..page.segmentation import build_blocks
 from ..page.tags import NOT_BLOCK_LEVEL_TAGS
-from ..page.tokens import LINK_END, LINK_START, block_word_stats
+from ..page.tokens import LINK_END, LINK_START
 from ..page.victor import VictorBlock, victor_blocks
 from .crf import VictorModel
 
@@ -82,12 +83,15 @@ def _marked(block: VictorBlock) -> str:
     return f"{LINK_START} {block.text} {LINK_END}" if "a" in block.containers else block.text
 
 
-def _block_element(element: Element) -> Element:
-    """The nearest ancestor-or-self that is not an inline tag or a link."""
-    current: Element | None = element
-    while current is not None and current.tag in NOT_BLOCK_LEVEL_TAGS:
-        current = current.getparent()
-    return element if current is None else current
+def _block_element(element: Element, found: dict[Element, Element]) -> Element:
+    """The nearest ancestor-or-self that is not an inline tag or a link (``found`` caches)."""
+    block_element = found.get(element)
+    if block_element is None:
+        current: Element | None = element
+        while current is not None and current.tag in NOT_BLOCK_LEVEL_TAGS:
+            current = current.getparent()
+        block_element = found[element] = element if current is None else current
+    return block_element
 
 
 def _segment_labels(code: str, first: VictorBlock) -> set[str]:
@@ -102,36 +106,33 @@ def _segment_labels(code: str, first: VictorBlock) -> set[str]:
 
 def assemble_segments(blocks: Sequence[VictorBlock], codes: Sequence[str]) -> list[TextBlock]:
     """The labelled blocks as the result's :class:`TextBlock`s (module docstring)."""
-    spans = segment_spans(codes)
-    members = [[blocks[i] for i in indices] for _, indices in spans]
-    glued = [[b.glued for b in segment] for segment in members]
-    marked = [[_marked(b) for b in segment] for segment in members]
-    stats = block_word_stats([join_blocks(m, g) for m, g in zip(marked, glued, strict=True)])
-    result = []
-    for offset, ((code, _), segment, flags, counts) in enumerate(
-        zip(spans, members, glued, stats, strict=True)
-    ):
-        elements: list[Element] = []
-        for block in segment:
-            element = _block_element(block.element)
-            if element not in elements:
-                elements.append(element)
-        result.append(
-            TextBlock(
-                join_blocks([b.text for b in segment], flags),
-                counts.words,
-                counts.linked_words,
-                counts.wrapped_words,
-                counts.wrapped_lines,
-                counts.word_chars,
-                tag_level=len(segment[0].containers) + 2,
-                offset_start=offset,
-                offset_end=offset,
-                labels=_segment_labels(code, segment[0]),
-                elements=elements,
-                is_content=code in CONTENT_CODES,
-            )
-        )
+    pending: list[tuple[str, str, int, set[str], Element | None]] = []
+    segment_elements: list[list[Element]] = []
+    content: list[bool] = []
+    found: dict[Element, Element] = {}
+    for code, indices in segment_spans(codes):
+        first = blocks[indices[0]]
+        if len(indices) == 1:
+            text, marked = first.text, _marked(first)
+            elements = [_block_element(first.element, found)]
+        else:
+            segment = [blocks[i] for i in indices]
+            glued = [b.glued for b in segment]
+            text = join_blocks([b.text for b in segment], glued)
+            marked = join_blocks([_marked(b) for b in segment], glued)
+            elements = []
+            for block in segment:
+                element = _block_element(block.element, found)
+                if element not in elements:
+                    elements.append(element)
+        labels = _segment_labels(code, first)
+        pending.append((marked, text, len(first.containers) + 2, labels, None))
+        segment_elements.append(elements)
+        content.append(code in CONTENT_CODES)
+    result = build_blocks(pending)
+    for text_block, elements, is_content in zip(result, segment_elements, content, strict=True):
+        text_block.elements = elements
+        text_block.is_content = is_content
     return result
 
 

@@ -23,7 +23,7 @@ from ..output.structure import content_structure, page_base_url
 from ..output.text import article_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
-from ..page.segmentation import segment
+from ..page.segmentation import document_title, segment
 from ..site.hashing import page_fingerprint
 from ..site.templates import wants_fingerprint
 from .title import find_title
@@ -43,6 +43,10 @@ class ExtractorSpec:
     options: tuple[Option, ...] = ()
     description: str = ""
     strict_reference: bool = False
+    #: The chain replaces ``doc.blocks`` with blocks of its own (``victor``): unless
+    #: ``strict_reference`` is set, the page is not segmented and the chain starts from a
+    #: document with the page's title and no blocks.
+    own_blocks: bool = False
 
     @property
     def all_options(self) -> tuple[Option, ...]:
@@ -96,7 +100,11 @@ class Extractor:
         page and :class:`~scrapy_boilerplate.errors.ExtractionError` if a filter fails.
         """
         root = parse_html(html, content_type)
-        doc = segment(root, url=url, strict_reference=self.options["strict_reference"])
+        strict = self.options["strict_reference"]
+        if self.spec.own_blocks and not strict:
+            doc = TextDocument([], title=document_title(root), root=root, url=url)
+        else:
+            doc = segment(root, url=url, strict_reference=strict)
         try:
             self.process(doc, context)
             title = find_title(doc)

@@ -371,6 +371,7 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         "victor",
         _victor,
         options=VICTOR_OPTIONS,
+        own_blocks=True,
         description="Victor: blocks at every tag labelled header/paragraph/list/continuation/"
         "other by a CRF (the [victor] extra)",
     ),

@@ -46,7 +46,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -245,17 +245,47 @@ def _first_match(patterns: Sequence[re.Pattern[str]], text: str) -> int:
     return 0
 
 
-def _char_levels(text: str) -> list[int]:
-    alpha = sum(map(str.isalpha, text))
-    num = sum(map(str.isdigit, text))
-    white = sum(map(str.isspace, text))
-    punct = sum(map(_PUNCT.__contains__, text))
-    length = len(text)
-    other = length - alpha - num - punct - white
-    return [scaled(count, length) for count in (alpha, num, punct, white, other)]
+# Literals some patterns cannot match without (so the search is skipped when they are absent;
+# the value is the same). The domain endings are checked on ASCII text only: elsewhere,
+# case-insensitive matching accepts characters whose lower case is not ASCII.
+_DOMAIN_ENDINGS: Final = (".com", ".org", ".net", ".edu", ".gov", ".info", ".biz", ".de", ".uk")
 
 
-@lru_cache(maxsize=65536)
+def _url_value(text: str, lowered: str, ascii_text: bool) -> int:
+    """``regexp.url``, searching only the patterns whose literal occurs in the text."""
+    if "://" in text and URL_PATTERNS[0].search(text):
+        return 1
+    if "www." in lowered and URL_PATTERNS[1].search(text):
+        return 2
+    if "@" in text and URL_PATTERNS[2].search(text):
+        return 3
+    if "." in text and (not ascii_text or any(end in lowered for end in _DOMAIN_ENDINGS)):
+        return 4 if URL_PATTERNS[3].search(text) else 0
+    return 0
+
+
+def _time_value(text: str, lowered: str) -> int:
+    """``regexp.time`` of a text with a digit (the first two patterns need ``:``, the third
+    an ``m``)."""
+    if ":" in text:
+        for index in (0, 1):
+            if TIME_PATTERNS[index].search(text):
+                return index + 1
+    return 3 if "m" in lowered and TIME_PATTERNS[2].search(text) else 0
+
+
+def _ascii_complement(predicate: Callable[[str], bool]) -> bytes:
+    """The ASCII bytes whose character does not satisfy ``predicate`` (to delete them)."""
+    return bytes(code for code in range(128) if not predicate(chr(code)))
+
+
+# ASCII text is counted by deleting the other bytes (the same classes as the str methods).
+_NOT_ALPHA: Final = _ascii_complement(str.isalpha)
+_NOT_DIGIT: Final = _ascii_complement(str.isdigit)
+_NOT_SPACE: Final = _ascii_complement(str.isspace)
+_NOT_PUNCT: Final = _ascii_complement(_PUNCT.__contains__)
+
+
 def _token_info(token: str) -> tuple[str | None, bool, bool]:
     """A token's class, whether it ends a sentence, whether it starts upper-case or a digit."""
     kind = token_class(token)
@@ -266,27 +296,107 @@ def _token_info(token: str) -> tuple[str | None, bool, bool]:
     return kind, _SENTENCE_END.search(token) is not None, begins
 
 
-class _TextCounts:
-    """Token and sentence counts of one block's text."""
+@lru_cache(maxsize=65536)
+def _token_code(token: str) -> int:
+    """:func:`_token_info` as one int: 4·class index + 2·ends a sentence + starts upper-case or
+    a digit; -1 for a token that is not counted (so a page's tokens are counted in C)."""
+    kind, ends, begins = _token_info(token)
+    if kind is None:
+        return -1
+    return 4 * _TOKEN_CLASSES.index(kind) + 2 * ends + begins
 
-    __slots__ = ("begins", "classes", "sentences", "words")
+
+class _TextValues:
+    """The features of a block that depend on its text alone, and its counts.
+
+    ``head`` holds ``char.*-rel`` ... ``sentence-end`` (in :data:`CONTENT_FEATURES` order),
+    ``tail`` ``regexp.*`` and ``bullet``; ``key`` is the duplicate key, ``words`` the counted
+    tokens, ``sentences`` the tokens that end a sentence.
+    """
+
+    __slots__ = ("head", "key", "sentences", "tail", "words")
 
     def __init__(self, text: str) -> None:
-        classes = dict.fromkeys(_TOKEN_CLASSES, 0)
+        codes = Counter(map(_token_code, text.split()))
+        class_counts = [0, 0, 0, 0]
         sentences = 0
-        begins: bool | None = None
-        for token in text.split():
-            kind, ends, upper = _token_info(token)
-            if kind is None:
-                continue
-            classes[kind] += 1
-            if begins is None:
-                begins = upper
-            sentences += ends
-        self.classes = classes
-        self.words = sum(classes.values())
+        for code, count in codes.items():
+            if code >= 0:
+                class_counts[code >> 2] += count
+                sentences += count if code & 2 else 0
+        begins = next((code & 1 for code in map(_token_code, text.split()) if code >= 0), 0)
+        words = sum(class_counts)
+        length = len(text)
+        ascii_text = text.isascii()
+        if ascii_text:
+            data = text.encode("ascii")
+            letters = data.translate(None, _NOT_ALPHA)
+            alpha = len(letters)
+            num = len(data.translate(None, _NOT_DIGIT))
+            white = len(data.translate(None, _NOT_SPACE))
+            punct = len(data.translate(None, _NOT_PUNCT))
+            self.key = letters.decode("ascii").lower()
+        else:
+            alpha = sum(map(str.isalpha, text))
+            num = sum(map(str.isdigit, text))
+            white = sum(map(str.isspace, text))
+            punct = sum(map(_PUNCT.__contains__, text))
+            self.key = "".join(_LETTERS.findall(text)).casefold()
+        other = length - alpha - num - punct - white
+        alpha_tokens, num_tokens, mix_tokens, other_tokens = class_counts
+        self.head = (
+            scaled(alpha, length),
+            scaled(num, length),
+            scaled(punct, length),
+            scaled(white, length),
+            scaled(other, length),
+            scaled(alpha_tokens, words),
+            scaled(num_tokens, words),
+            scaled(mix_tokens, words),
+            scaled(other_tokens, words),
+            quantise(alpha_tokens, TOKEN_ABS_VALUES),
+            quantise(num_tokens, TOKEN_ABS_VALUES),
+            quantise(mix_tokens, TOKEN_ABS_VALUES),
+            quantise(other_tokens, TOKEN_ABS_VALUES),
+            quantise(sentences, SENTENCE_COUNT_VALUES),
+            quantise(words / max(1, sentences), SENTENCE_LENGTH_VALUES),
+            int(bool(begins)),
+            int(_SENTENCE_END.search(text) is not None),
+        )
+        lowered = text.lower()
+        self.tail = (
+            _url_value(text, lowered, ascii_text),
+            _first_match(DATE_PATTERNS, text) if num or "day" in lowered else 0,
+            _time_value(text, lowered) if num else 0,
+            bullet_code(text),
+        )
+        self.words = words
         self.sentences = sentences
-        self.begins = bool(begins)
+
+
+#: Texts up to this length have their :class:`_TextValues` cached (menus, buttons, bylines
+#: repeat within and across the pages of a site; long paragraphs rarely do).
+CACHED_TEXT_LENGTH: Final = 200
+
+
+@lru_cache(maxsize=32768)
+def _cached_text_values(text: str) -> _TextValues:
+    return _TextValues(text)
+
+
+def _text_values(text: str) -> _TextValues:
+    return _cached_text_values(text) if len(text) <= CACHED_TEXT_LENGTH else _TextValues(text)
+
+
+@lru_cache(maxsize=16384)
+def _markup_values(containers: tuple[str, ...], distance: tuple[str, ...]) -> tuple[int, ...]:
+    """``container.*``, ``container.class-*`` and ``split.*`` of a block."""
+    present = set(containers)
+    return (
+        *(int(tag in present) for tag in CONTAINER_TAGS),
+        *(int(not present.isdisjoint(tags)) for tags in CONTAINER_CLASSES.values()),
+        *_split_levels(distance),
+    )
 
 
 def _group_levels(groups: Sequence[int], words: Sequence[int], total: int) -> list[int]:
@@ -299,56 +409,44 @@ def _group_levels(groups: Sequence[int], words: Sequence[int], total: int) -> li
 
 def victor_features(blocks: Sequence[VictorBlock]) -> list[list[int]]:
     """One row per block: the values of :data:`FEATURE_NAMES`, in that order."""
-    counts = [_TextCounts(block.text) for block in blocks]
-    keys = ["".join(_LETTERS.findall(block.text)).casefold() for block in blocks]
-    key_counts = Counter(keys)
+    values = [_text_values(block.text) for block in blocks]
+    key_counts = Counter(value.key for value in values)
     seen: set[str] = set()
     free_words = [
-        0 if "a" in b.containers else c.words for b, c in zip(blocks, counts, strict=True)
+        0 if "a" in b.containers else v.words for b, v in zip(blocks, values, strict=True)
     ]
     total_free = sum(free_words)
     div_levels = _group_levels([b.div_group for b in blocks], free_words, total_free)
     td_levels = _group_levels([b.td_group for b in blocks], free_words, total_free)
-    document = [
-        quantise(sum(c.words for c in counts), DOCUMENT_WORD_VALUES),
-        quantise(sum(c.sentences for c in counts), DOCUMENT_SENTENCE_VALUES),
-        quantise(len(blocks), DOCUMENT_BLOCK_VALUES),
+    count = len(blocks)
+    document = (
+        quantise(sum(v.words for v in values), DOCUMENT_WORD_VALUES),
+        quantise(sum(v.sentences for v in values), DOCUMENT_SENTENCE_VALUES),
+        quantise(count, DOCUMENT_BLOCK_VALUES),
         max(div_levels, default=0),
         max(td_levels, default=0),
-    ]
+    )
     rows = []
-    for index, (block, count, key) in enumerate(zip(blocks, counts, keys, strict=True)):
-        containers = set(block.containers)
-        row = [int(tag in containers) for tag in CONTAINER_TAGS]
-        row += [int(not containers.isdisjoint(tags)) for tags in CONTAINER_CLASSES.values()]
-        row += _split_levels(block.distance)
-        row.append(int(block.glued))
-        row += _char_levels(block.text)
-        classes = count.classes
-        row += [scaled(classes[name], count.words) for name in _TOKEN_CLASSES]
-        row += [quantise(classes[name], TOKEN_ABS_VALUES) for name in _TOKEN_CLASSES]
-        row.append(quantise(count.sentences, SENTENCE_COUNT_VALUES))
-        row.append(quantise(count.words / max(1, count.sentences), SENTENCE_LENGTH_VALUES))
-        row.append(int(count.begins))
-        row.append(int(_SENTENCE_END.search(block.text) is not None))
+    for index, (block, value) in enumerate(zip(blocks, values, strict=True)):
+        key = value.key
         duplicates = key_counts[key] if key else 0
-        row.append(quantise(duplicates, DUPLICATE_VALUES))
-        row.append(int(duplicates >= 2 and key not in seen))
-        if duplicates >= 2:
+        first = duplicates >= 2 and key not in seen
+        if first:
             seen.add(key)
-        text = block.text
-        lowered = text.lower()
-        has_digit = classes["num"] or classes["mix"] or any(map(str.isdigit, text))
-        url_like = "://" in text or "www." in lowered or "@" in text or "." in text
-        row.append(_first_match(URL_PATTERNS, text) if url_like else 0)
-        row.append(_first_match(DATE_PATTERNS, text) if has_digit or "day" in lowered else 0)
-        row.append(_first_match(TIME_PATTERNS, text) if has_digit else 0)
-        row.append(bullet_code(block.text))
-        row.append(div_levels[index])
-        row.append(td_levels[index])
-        row.append(scaled(index, len(blocks)))
-        row += document
-        rows.append(row)
+        rows.append(
+            [
+                *_markup_values(block.containers, block.distance),
+                int(block.glued),
+                *value.head,
+                quantise(duplicates, DUPLICATE_VALUES),
+                int(first),
+                *value.tail,
+                div_levels[index],
+                td_levels[index],
+                scaled(index, count),
+                *document,
+            ]
+        )
     return rows
 
 

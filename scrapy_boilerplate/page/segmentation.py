@@ -38,7 +38,14 @@ from .javacompat import COMMON_WHITESPACE, JAVA_WHITESPACE
 from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title, is_hidden
 from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers, unmark
 
-__all__ = ["segment", "ACCELERATED", "PURE_PYTHON_ENV", "compiled_twin"]
+__all__ = [
+    "segment",
+    "document_title",
+    "build_blocks",
+    "ACCELERATED",
+    "PURE_PYTHON_ENV",
+    "compiled_twin",
+]
 
 #: Set this environment variable (to any non-empty value) to run the pure-Python walk even
 #: when the compiled speedups are built.
@@ -270,6 +277,18 @@ def _build_blocks(
     ]
 
 
+def build_blocks(
+    pending: list[tuple[str, str, int, set[str], Element | None]],
+) -> list[TextBlock]:
+    """Blocks from queued ``(marked buffer, text, tag level, labels, element)``: the buffers'
+    word counts (:func:`~.tokens.block_word_stats`, the link state carried from buffer to
+    buffer), offsets in queue order; by the compiled twin when it is built."""
+    if _speedups is not None:
+        blocks: list[TextBlock] = _speedups.build_blocks(pending, TextBlock)
+        return blocks
+    return _build_blocks(pending)
+
+
 def segment(
     root: Element, *, url: str | None = None, strict_reference: bool = False
 ) -> TextDocument:
@@ -292,6 +311,26 @@ def segment(
     if not strict_reference:
         blocks = drop_hidden_blocks(blocks)
     return TextDocument(blocks=blocks, title=title, root=root, url=url)
+
+
+def document_title(root: Element) -> str | None:
+    """The title :func:`segment` gives the page (without ``strict_reference``), cheaply.
+
+    When every ``<title>`` lies inside a ``<head>`` (the usual case), it is the
+    :func:`~.tags.head_title` of the last ``<head>`` that is neither inside another ``<head>``
+    nor inside an ignorable element, as the walk finds it; otherwise the page is segmented.
+    """
+    classes = TAG_CLASSES[False]
+    title: str | None = None
+    for element in root.iter("head", "title"):
+        ancestors = [ancestor.tag for ancestor in element.iterancestors()]
+        if element.tag == "title":
+            if "head" not in ancestors:
+                return segment(root).title  # a <title> in the body's text: the walk decides
+            continue
+        if "head" not in ancestors and all(classes.get(tag) != _IGNORABLE for tag in ancestors):
+            title = head_title(element)
+    return title
 
 
 def drop_hidden_blocks(blocks: list[TextBlock]) -> list[TextBlock]:

@@ -1,0 +1,5 @@
+from collections.abc import Sequence
+
+from .crf_tagging import TaggingTables
+
+def tag(rows: Sequence[Sequence[int]], tables: TaggingTables) -> list[int]: ...
