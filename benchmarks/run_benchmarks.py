@@ -458,6 +458,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(libraries, one page and the scorer included). Metrics: see "
             "[evaluation.md](evaluation.md); ± is one bootstrap standard error "
             f"({args.bootstrap} page resamples).",
+            "",
+            "The shipped models of `article-learned`, `page-template` and `victor` are trained on "
+            "all of WCXB-dev: their WCXB-dev rows are training scores. Their figures of record "
+            "on WCXB-dev are cross-validated by domain: below for `article-learned`, in "
+            "[reproduction.md](reproduction.md) for `page-template` (section 5) and `victor` "
+            "(section 7).",
         ]
     )
     sections = {
