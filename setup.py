@@ -48,6 +48,7 @@ setup(
     ext_modules=[
         *speedups(),
         *compiled("scrapy_boilerplate.classifiers._gbdt"),
+        *compiled("scrapy_boilerplate.filters._isotonic"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
     ]
 )

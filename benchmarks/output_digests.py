@@ -5,10 +5,11 @@ changed no output.
     python benchmarks/output_digests.py --check benchmarks/output-digests.json   # compare
     python benchmarks/output_digests.py --write benchmarks/output-digests.json --only victor
 
-Each registered extractor (default options, plus ``article`` with ``strict_reference`` and
-``include_html``) runs on the raw bytes of every page of WCXB-dev, L3S-GN1 (``original/``) and
-CleanEval (dev and final inputs). Per extractor and dataset, one SHA-256 covers, page by page in
-id order, the page id, the title, the text and (when asked for) the main-content HTML; a page
+Each registered extractor (default options, plus ``article`` with ``strict_reference``,
+``include_html`` and ``include_markdown``) runs on the raw bytes of every page of WCXB-dev,
+L3S-GN1 (``original/``) and CleanEval (dev and final inputs). Per extractor and dataset, one
+SHA-256 covers, page by page in id order, the page id, the title, the text and (when asked for)
+the main-content HTML and the Markdown; a page
 that fails contributes its error type instead. ``--pages-out FILE`` also writes one short digest
 per page, to find which pages changed when a check fails. ``--only LABEL`` (repeatable) measures
 only those configurations: ``--write`` then updates just their entries of an existing record,
@@ -45,6 +46,7 @@ DATASETS: dict[str, tuple[str, ...]] = {
 VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("article+strict_reference", "article", {"strict_reference": True}),
     ("article+include_html", "article", {"include_html": True}),
+    ("article+include_markdown", "article", {"include_markdown": True}),
 )
 
 
@@ -75,6 +77,9 @@ def _page_digests(job: tuple[str, str, dict[str, Any]]) -> list[str]:
         try:
             result = extractor.extract(data, None)
             parts = [page_id, result.title or "", result.text, result.html or ""]
+            markdown = getattr(result, "markdown", None)  # absent before the Markdown output
+            if markdown is not None:
+                parts.append(markdown)
         except BoilerplateError as exc:
             parts = [page_id, "error", type(exc).__name__]
         digests.append(hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest())

@@ -1,11 +1,14 @@
 """The ``scrapy-boilerplate`` command line.
 
 ``extract FILE|-`` prints a page's title and article text (``--metadata`` adds a ``name: value``
-line per metadata field the page has, after the title; ``--json`` for the full result,
-``--highlight OUT.html`` for the page with its blocks marked, ``--cleaneval`` to read a CleanEval
-input and print the CleanEval format, ``<p>``/``<h>``/``<l>`` segments); ``extract-dir DIR --out
+line per metadata field the page has, after the title); ``--format markdown`` prints Markdown
+under the title (``--metadata``: front matter), ``--format html`` a clean HTML page,
+``--format json`` (or ``--json``) the full result; ``--highlight OUT.html`` also writes the page
+with its blocks marked; ``--cleaneval`` reads a CleanEval input and prints the CleanEval format
+(``<p>``/``<h>``/``<l>`` segments) unless another format is asked for. ``extract-dir DIR --out
 PRED.json`` runs an extractor over a dataset folder (``DIR/html/<id>.html[.gz]``) and writes
-``{"<id>": {"articleBody": ..., "headline": ...}}``; ``extract-warc FILE.warc.gz ... --out
+``{"<id>": {"articleBody": ..., "headline": ...}}`` (``--format markdown|html``: the body in
+that format); ``extract-warc FILE.warc.gz ... --out
 PAGES.jsonl`` extracts the HTML responses of WARC files (the ``[warc]`` extra), one JSON line
 per page, and prints a summary (:mod:`scrapy_boilerplate.batch`).
 
@@ -30,7 +33,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .errors import BoilerplateError
 from .extractors import available_extractors, get_extractor, get_spec
 from .model.metadata import ArticleMetadata
+from .model.result import ExtractionResult
 from .output.cleaneval import cleaneval_document
+from .output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from .output.highlight import highlight_html
 from .page.cleaneval import cleaneval_page_html
 from .page.files import html_files, read_html
@@ -76,8 +81,9 @@ def _add_extractor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
-    options = dict(args.option)
-    if args.json or args.metadata:
+    output = _output_format(args)
+    options = {**dict(args.option), **FORMAT_OPTIONS[output]}
+    if output in ("json", "html") or args.metadata:  # the html page gives the language
         options.setdefault("metadata", True)
     extractor = get_extractor(args.extractor, **options)
     if args.highlight and len(args.files) != 1:
@@ -98,17 +104,34 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         if args.highlight:
             base = None if url is None or url.startswith("file:") else url
             Path(args.highlight).write_text(highlight_html(result, page, base), encoding="utf-8")
-        if args.json:
-            print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
-        elif args.cleaneval:
-            sys.stdout.write(cleaneval_document(result.blocks, url))
-        else:
-            print(result.title or "")
-            if args.metadata:
-                _print_metadata(result.metadata)
-            print()
-            print(result.text)
+        _print_result(result, output, args, url)
     return status
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    """``--format``, or ``json`` for ``--json`` (the two must agree)."""
+    if args.json and args.format not in (None, "json"):
+        raise ValueError(f"--json contradicts --format {args.format}")
+    return "json" if args.json else (args.format or "text")
+
+
+def _print_result(
+    result: ExtractionResult, output: str, args: argparse.Namespace, url: str | None
+) -> None:
+    if output == "json":
+        print(json.dumps(result.to_dict(include_blocks=not args.no_blocks), ensure_ascii=False))
+    elif output == "markdown":
+        print(markdown_document(result, front_matter=args.metadata))
+    elif output == "html":
+        print(html_document(result))
+    elif args.cleaneval:
+        sys.stdout.write(cleaneval_document(result.blocks, url))
+    else:
+        print(result.title or "")
+        if args.metadata:
+            _print_metadata(result.metadata)
+        print()
+        print(result.text)
 
 
 def _print_metadata(metadata: ArticleMetadata | None) -> None:
@@ -118,13 +141,14 @@ def _print_metadata(metadata: ArticleMetadata | None) -> None:
             print(f"{name}: {'; '.join(value) if isinstance(value, list) else value}")
 
 
-def _extract_one(job: tuple[str, str, str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
-    page_id, path, name, options = job
+def _extract_one(job: tuple[str, str, str, dict[str, Any], str]) -> tuple[str, dict[str, Any]]:
+    page_id, path, name, options, output = job
     try:
         result = get_extractor(name, **options).extract(read_page(path))
     except (OSError, BoilerplateError) as exc:
         return page_id, {"articleBody": "", "headline": None, "error": str(exc)}
-    return page_id, {"articleBody": result.text, "headline": result.title}
+    body = {"markdown": result.markdown, "html": result.html}.get(output, result.text)
+    return page_id, {"articleBody": body or "", "headline": result.title}
 
 
 def _progress(items: Iterator[Any], total: int, enabled: bool) -> Iterator[Any]:
@@ -136,10 +160,10 @@ def _progress(items: Iterator[Any], total: int, enabled: bool) -> Iterator[Any]:
 
 
 def _cmd_extract_dir(args: argparse.Namespace) -> int:
-    options = dict(args.option)
+    options = {**dict(args.option), **FORMAT_OPTIONS[args.format]}
     get_extractor(args.extractor, **options)  # fail fast on a bad name or option
     jobs = [
-        (pid, str(path), args.extractor, options)
+        (pid, str(path), args.extractor, options, args.format)
         for pid, path in html_files(Path(args.directory)).items()
     ]
     show = sys.stderr.isatty() and not args.quiet
@@ -262,12 +286,20 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "files", nargs="+", metavar="FILE", help="HTML file (.gz ok) or - for stdin"
     )
     extract.add_argument("--url", help="the page's URL")
-    extract.add_argument("--json", action="store_true", help="print the result as JSON")
     extract.add_argument(
-        "--metadata", action="store_true", help="also print the metadata, after the title"
+        "--format",
+        choices=OUTPUT_FORMATS,
+        help="text (default: title, blank line, text), markdown (under a # title heading),"
+        " html (a clean page) or json (the full result)",
+    )
+    extract.add_argument("--json", action="store_true", help="the same as --format json")
+    extract.add_argument(
+        "--metadata",
+        action="store_true",
+        help="also print the metadata, after the title (markdown: as front matter)",
     )
     extract.add_argument(
-        "--no-blocks", action="store_true", help="with --json: leave out the blocks"
+        "--no-blocks", action="store_true", help="with --format json: leave out the blocks"
     )
     extract.add_argument(
         "--highlight", metavar="OUT.html", help="also write the page with its blocks marked"
@@ -285,6 +317,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     extract_dir.add_argument("directory", metavar="DIR")
     extract_dir.add_argument("--out", required=True, metavar="PRED.json")
     extract_dir.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    extract_dir.add_argument(
+        "--format",
+        choices=OUTPUT_FORMATS[:3],
+        default="text",
+        help="the articleBody written: text (default), markdown or html",
+    )
     extract_dir.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_extractor_arguments(extract_dir)
     extract_dir.set_defaults(handler=_cmd_extract_dir)

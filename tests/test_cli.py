@@ -11,6 +11,7 @@ import pytest
 from scrapy_boilerplate.cli import main
 
 ARTICLE = Path(__file__).parent / "fixtures" / "pages" / "article.html"
+LISTS = Path(__file__).parent / "fixtures" / "structure" / "nested-lists.html"
 
 
 def test_extract_prints_title_then_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,3 +97,72 @@ def test_extract_dir_with_jobs(tmp_path: Path) -> None:
     out = tmp_path / "pred.json"
     assert main(["extract-dir", str(tmp_path), "--out", str(out), "--jobs", "2", "--quiet"]) == 0
     assert len(json.loads(out.read_text())) == 3
+
+
+def test_extract_markdown_puts_the_title_heading_first_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--format", "markdown", str(LISTS)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Packing for a week of hiking\n\nA week on the trail")
+    assert out.count("# Packing for a week of hiking") == 1  # the page's own <h1>
+    assert "\n  1. two bottles of one litre each" in out
+    assert (
+        main(["extract", "--format", "markdown", "--extractor", "article-learned", str(LISTS)]) == 0
+    )
+    assert capsys.readouterr().out.startswith("# Packing for a week of hiking\n\n")
+
+
+def test_extract_markdown_metadata_is_front_matter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<html lang="en"><head><title>Otters "at" play</title>'
+        '<meta name="author" content="Anna Weber"></head><body><p>Text.</p></body></html>',
+        encoding="utf-8",
+    )
+    assert (
+        main(
+            ["extract", "--format", "markdown", "--metadata", "--url", "https://e.com/o", str(page)]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out.split("\n")[:6] == [
+        "---",
+        'title: "Otters \\"at\\" play"',
+        'url: "https://e.com/o"',
+        'authors: ["Anna Weber"]',
+        'language: "en"',
+        "---",
+    ]
+
+
+def test_extract_html_is_a_clean_page(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "--format", "html", str(LISTS)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')
+    assert "<title>Packing for a week of hiking</title>" in out
+    assert "<article>\n<h1>Packing for a week of hiking</h1>\n<p>A week" in out
+    assert "<ol>\n<li>two bottles" in out and "<nav" not in out
+
+
+def test_json_is_an_alias_of_format_json_and_they_must_agree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--format", "json", "--no-blocks", str(ARTICLE)]) == 0
+    by_format = json.loads(capsys.readouterr().out)
+    assert main(["extract", "--json", "--no-blocks", str(ARTICLE)]) == 0
+    assert json.loads(capsys.readouterr().out) == by_format
+    assert main(["extract", "--json", "--format", "markdown", str(ARTICLE)]) == 2
+    assert "--json contradicts --format markdown" in capsys.readouterr().err
+
+
+def test_extract_dir_writes_the_body_in_the_format_asked(tmp_path: Path) -> None:
+    html_dir = tmp_path / "html"
+    html_dir.mkdir()
+    (html_dir / "l1.html").write_bytes(LISTS.read_bytes())
+    out = tmp_path / "pred.json"
+    assert main(["extract-dir", str(tmp_path), "--out", str(out), "--format", "markdown"]) == 0
+    body = json.loads(out.read_text())["l1"]["articleBody"]
+    assert "\n- Shelter, which matters most" in body and "\n  - a light tent" in body

@@ -6,10 +6,12 @@ private-use characters the segmentation uses as link markers (U+E00A, U+E00B), U
 combining marks, emoji and entities. Bytes are the pages encoded as UTF-8, cp1252 (unencodable
 characters replaced) or UTF-16, or random binary.
 
-Two properties:
+Three properties:
 
 * ``extract(page)`` returns an :class:`~scrapy_boilerplate.ExtractionResult` or raises a
   :class:`~scrapy_boilerplate.BoilerplateError`, never anything else;
+* with ``include_markdown`` and ``include_html``, every block kept (``keep-everything``), the
+  Markdown and the clean HTML are strings, empty exactly when the text is;
 * the compiled walk and word counts (``_speedups``) give exactly the blocks the pure-Python
   reference gives (skipped when the extension is not built, unless
   ``BOILERPLATE_REQUIRE_SPEEDUPS`` is set).
@@ -121,6 +123,19 @@ def test_extract_returns_a_result_or_raises_a_boilerplate_error(page: str | byte
     except BoilerplateError:
         return
     assert isinstance(result, ExtractionResult)
+
+
+@FUZZ
+@given(page=pages)
+def test_structured_outputs_are_rendered_for_every_page(page: str | bytes) -> None:
+    try:
+        result = extract(
+            page, extractor="keep-everything", include_markdown=True, include_html=True
+        )
+    except BoilerplateError:
+        return
+    assert isinstance(result.markdown, str) and isinstance(result.html, str)
+    assert bool(result.markdown) == bool(result.html) == bool(result.text)
 
 
 @pytest.mark.skipif(assert_same_walk is None, reason="the compiled speedups are not built")

@@ -65,6 +65,19 @@ def test_command_json_and_highlight(tmp_path: Path) -> None:
     assert content_marks <= len(api.content_blocks) + 1  # one per element, plus the <style> rule
 
 
+def test_command_prints_markdown_or_clean_html(tmp_path: Path) -> None:
+    page = Path(__file__).parent / "fixtures" / "structure" / "table.html"
+    done = run("boilerplate", str(page), "--format", "markdown", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# Ferry timetable changes\n\nThe ferry company")
+    assert "\n| Saturday | 05:50 | 20:30 |\n" in done.stdout
+    done = run("boilerplate", str(page), "--format", "html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "<tr><td>Saturday</td><td>05:50</td><td>20:30</td></tr>" in done.stdout
+    done = run("boilerplate", str(page), "--format", "html", "--json", cwd=tmp_path)
+    assert done.returncode == 2 and "--json contradicts --format html" in done.stderr
+
+
 def test_command_fetches_a_url(site: str, tmp_path: Path) -> None:
     done = run(
         "boilerplate", site + "gzip/legacy-cp1251.html", "--extractor", "numwords", cwd=tmp_path

@@ -53,8 +53,10 @@ def settings(**overrides: Any) -> dict[str, Any]:
 
 
 def expected(name: str, extractor: str = EXTRACTOR) -> ExtractionResult:
-    """What the bare API extracts from a fixture page served as text/html."""
-    return extract((SITE / name).read_bytes(), extractor=extractor, content_type="text/html")
+    """What the bare API extracts from a fixture page served as text/html (with the metadata,
+    as in a crawl)."""
+    page = (SITE / name).read_bytes()
+    return extract(page, extractor=extractor, content_type="text/html", metadata=True)
 
 
 class ArticleItem(scrapy.Item):
@@ -483,6 +485,48 @@ def test_manual_enabling_without_the_addon(site: str) -> Crawl:
     )
     result = yield crawl(manual, urls=[site + "gzip/article.html"])
     assert result.items[0]["article_text"] == expected("article.html").text
+
+
+@pytest_twisted.inlineCallbacks
+def test_markdown_and_clean_html_fields_come_from_the_worker_processes(site: str) -> Crawl:
+    result = yield crawl(
+        settings(
+            BOILERPLATE_EXTRACTOR="article",
+            BOILERPLATE_PROCESSES=1,
+            BOILERPLATE_MARKDOWN_FIELD=True,
+            BOILERPLATE_ARTICLE_HTML_FIELD="clean_html",
+        ),
+        urls=[site + "structured.html"],
+    )
+    [item] = result.items
+    api = expected_with("structured.html", include_markdown=True, include_html=True)
+    assert item["article_text"] == api.text
+    assert item["article_markdown"] == api.markdown
+    assert item["clean_html"] == api.html
+    assert "## The main changes\n\n- Line 4 runs every ten minutes" in item["article_markdown"]
+    assert "\n  - from the station to the hospital" in item["article_markdown"]
+    assert "| 7 | 20 minutes | 23:00 |" in item["article_markdown"]
+    assert "<tr><td>4</td><td>10 minutes</td><td>23:40</td></tr>" in item["clean_html"]
+    assert "News" not in item["article_markdown"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_text_format_puts_markdown_in_the_text_field(site: str) -> Crawl:
+    result = yield crawl(
+        settings(BOILERPLATE_EXTRACTOR="article", BOILERPLATE_TEXT_FORMAT="markdown"),
+        urls=[site + "structured.html", site + "article.html"],
+    )
+    by_url = {item["url"]: item for item in result.items}
+    markdown = by_url[site + "structured.html"]["article_text"]
+    assert markdown == expected_with("structured.html", include_markdown=True).markdown
+    assert "\n| Line | Every | Last bus |\n|---|---|---|\n" in markdown
+    assert "article_markdown" not in by_url[site + "article.html"]
+
+
+def expected_with(name: str, **options: Any) -> ExtractionResult:
+    """What ``article`` with ``options`` extracts from a fixture page served as text/html."""
+    page = (SITE / name).read_bytes()
+    return extract(page, extractor="article", content_type="text/html", **options)
 
 
 @pytest_twisted.inlineCallbacks

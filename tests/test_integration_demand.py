@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import scrapy
 from scrapy.spiders import CrawlSpider
 
@@ -47,7 +49,35 @@ def test_the_key_is_the_callbacks_qualified_name() -> None:
     assert callback_key(scrapy.Request("http://a/")) == "parse"
 
 
+def test_partials_and_callable_objects_are_named_by_what_they_call() -> None:
+    spider = NewsSpider()
+    partial = functools.partial(spider.parse_article, section="world")
+    assert callback_key(scrapy.Request("http://a/", callback=partial)) == (
+        "NewsSpider.parse_article"
+    )
+
+    class Parser:
+        def __call__(self, response: scrapy.http.Response) -> None:
+            pass
+
+    assert callback_key(scrapy.Request("http://a/", callback=Parser())) == (
+        "test_partials_and_callable_objects_are_named_by_what_they_call.<locals>.Parser"
+    )
+
+
+def test_only_the_least_recently_seen_keys_are_forgotten() -> None:
+    tracker = DemandTracker(min_seen=1, max_keys=2)
+    tracker.record("a", True)
+    tracker.record("b", True)
+    tracker.record("a", True)
+    tracker.record("c", True)  # forgets b, seen longest ago
+    assert tracker.extract_early("a") and tracker.extract_early("c")
+    assert not tracker.extract_early("b")
+
+
 def test_crawlspider_requests_are_told_apart_by_their_rule() -> None:
     spider = CrawlSpider(name="crawl")
     request = scrapy.Request("http://a/", callback=spider._callback, meta={"rule": 2})
     assert callback_key(request) == "CrawlSpider._callback#rule2"
+    other = scrapy.Request("http://a/", callback=spider._callback, meta={"rule": "x"})
+    assert callback_key(other) == "CrawlSpider._callback"  # not a CrawlSpider rule index

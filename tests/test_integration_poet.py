@@ -82,6 +82,19 @@ def test_the_page_object_returns_an_article_with_text_title_and_metadata(
 
 
 @pytest_twisted.inlineCallbacks
+def test_the_article_has_clean_html_when_the_crawl_renders_it(site: str) -> Crawl:
+    url = site + "structured.html"
+    result = yield run([url], BOILERPLATE_FIELD_NAMES="zyte", BOILERPLATE_ARTICLE_HTML_FIELD=True)
+    [item] = result.items
+    page = (SITE / "structured.html").read_bytes()
+    expected = extract(page, url, extractor="article", include_html=True)
+    assert item.articleBodyHtml == expected.html
+    assert "<ul>\n<li>Line 4 runs every ten minutes" in item.articleBodyHtml
+    result = yield run([url], BOILERPLATE_FIELD_NAMES="zyte")
+    assert result.items[0].articleBodyHtml is None  # not rendered unless asked for
+
+
+@pytest_twisted.inlineCallbacks
 def test_a_page_the_crawl_does_not_extract_gives_an_article_without_body(site: str) -> Crawl:
     result = yield run([site + "plain-html.txt"])
     [item] = result.items

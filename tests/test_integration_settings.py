@@ -208,3 +208,41 @@ def test_importing_the_package_does_not_import_scrapy() -> None:
         "scrapy_boilerplate.article_of; assert 'scrapy' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_output_fields_and_text_format() -> None:
+    plain = config()
+    assert (plain.text_format, plain.markdown_field, plain.article_html_field) == (
+        "text",
+        None,
+        None,
+    )
+    assert plain.output_options == {}  # nothing rendered that no field needs
+    named = config(BOILERPLATE_MARKDOWN_FIELD=True, BOILERPLATE_ARTICLE_HTML_FIELD="body_html")
+    assert (named.markdown_field, named.article_html_field) == ("article_markdown", "body_html")
+    zyte = config(BOILERPLATE_FIELD_NAMES="zyte", BOILERPLATE_ARTICLE_HTML_FIELD=True)
+    assert zyte.article_html_field == "articleBodyHtml"
+    assert config(BOILERPLATE_TEXT_FORMAT="html").output_options == {"include_html": True}
+    with pytest.raises(SettingError, match="BOILERPLATE_TEXT_FORMAT"):
+        config(BOILERPLATE_TEXT_FORMAT="rst")
+    with pytest.raises(SettingError, match="BOILERPLATE_MARKDOWN_FIELD"):
+        config(BOILERPLATE_MARKDOWN_FIELD=3)
+
+
+def test_every_extractor_of_the_crawl_renders_what_the_fields_need() -> None:
+    conf = config(
+        BOILERPLATE_MARKDOWN_FIELD="md",
+        BOILERPLATE_OPTIONS={"include_markdown": False},
+        BOILERPLATE_DOMAIN_OVERRIDES={"a.test": "density", "b.test": {"options": {}}},
+    )
+    choices = [
+        conf.default,
+        conf.choice_for_url("http://a.test/"),
+        conf.choice_for_url("http://b.test/"),
+        conf.choice_for_request("http://c.test/", {"boilerplate_extractor": "keep-everything"}),
+    ]
+    for choice in choices:
+        assert choice.extractor is not None
+        assert choice.extractor.options["include_markdown"], choice.name
+        assert not choice.extractor.options["include_html"], choice.name
+    assert conf.default.options == {"include_markdown": False}  # as configured, for inheritance

@@ -195,6 +195,32 @@ def test_a_failing_warm_up_leaves_the_worker_serving() -> Generator[Any, Any, No
         pool.close()
 
 
+def hung_warm_up() -> None:
+    time.sleep(3600)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_hung_warm_up_is_a_death_and_the_pool_gives_up_on_it(
+    events: Events,
+) -> Generator[Any, Any, None]:
+    pool = ProcessWorkers(
+        1,
+        timeout=1.0,
+        reactor=reactor,
+        on_event=lambda *event: events.append(event),
+        max_failed_starts=2,
+        warm_up=hung_warm_up,
+        ready_timeout=0.5,
+    )
+    pool.start()
+    try:
+        error = yield outcome(processes_call(pool, double, 1))
+        assert isinstance(error, PoolBrokenError)  # the runtime reruns it in threads
+        assert [kind for kind, _, _ in events].count("died") == 2
+    finally:
+        pool.close()
+
+
 def processes_call(pool: ProcessWorkers, function: Any, value: int) -> Deferred[Any]:
     return pool.submit(function, (value,), None)
 

@@ -52,7 +52,7 @@ def test_no_context_is_the_empty_context() -> None:
 def test_the_context_travels_to_a_worker_process() -> None:
     context = ExtractionContext(site="example.org", site_data={"templates": ("a1", "b2")})
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        future = pool.submit(_extract_in_process, "test-context", {}, PAGE, None, None, context)
+        future = pool.submit(_extract_in_process, "test-context", (), PAGE, None, None, context)
         result, _ = future.result(timeout=60)
     assert result.blocks[0].labels == {"site=example.org", "templates=('a1', 'b2')"}
 

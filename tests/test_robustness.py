@@ -55,6 +55,10 @@ def test_ten_thousand_level_nesting_is_refused_not_truncated() -> None:
 def test_three_thousand_unclosed_font_tags_keep_the_paragraph_after_them() -> None:
     html = "<html><body>" + "<font>" * 3_000 + PARAGRAPH + "</body></html>"
     assert extract(html).text.startswith("The council approved the new budget")
+    structured = extract(html, include_markdown=True, include_html=True)
+    assert structured.markdown is not None and structured.html is not None
+    assert structured.markdown.startswith("The council approved the new budget")
+    assert structured.html.startswith("<article>\n<p>The council approved the new budget")
 
 
 def test_twenty_megabyte_page() -> None:

@@ -13,6 +13,7 @@ import pytest
 from scrapy_boilerplate import extract, get_extractor
 from scrapy_boilerplate.classifiers.features import feature_names
 from scrapy_boilerplate.classifiers.gbdt import load_model
+from scrapy_boilerplate.classifiers.template import load_template_model
 from scrapy_boilerplate.cli import main
 
 pytest.importorskip("lightgbm")
@@ -83,6 +84,25 @@ def test_train_writes_a_model_article_learned_uses(
     result = extract(html, extractor="article-learned", model=str(out))
     assert result.text == gold
     assert all(block.score is not None for block in result.blocks)
+
+
+def test_train_template_writes_a_model_page_template_uses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dataset(tmp_path / "gold", 16, seed=2)
+    out = tmp_path / "template.json"
+    argv = ["train", str(tmp_path / "gold"), "--extractor", "page-template", "--out", str(out)]
+    assert main([*argv, "--folds", "2", "--jobs", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "16 pages" in report and "basic  (threshold" in report and "smooth (c " in report
+    model = load_template_model(str(out))
+    assert {"c", "threshold", "basic_threshold", "cv_words_f1"} <= set(model.metadata)
+    assert model.metadata["trained_on"] == "gold"
+
+    html, gold = page(random.Random(99))
+    result = extract(html, extractor="page-template", model=str(out))
+    assert gold.split("\n\n")[0] in result.text
+    assert "Copyright 2025" not in result.text
 
 
 def test_a_missing_model_fails_when_the_extractor_is_built(tmp_path: Path) -> None:

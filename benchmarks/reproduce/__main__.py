@@ -5,7 +5,8 @@ Usage (from the repository root, with the ``eval`` extra installed)::
     python -m benchmarks.reproduce [--skip-svm] [--limit N]
 
 Needs the datasets under ``../shared/datasets`` (or ``$BOILERPLATE_DATASETS``); takes about
-4 minutes on one core.
+14 minutes on one core (`python -m benchmarks.reproduce.isotonic` regenerates its
+section 5 alone, about 10 minutes).
 """
 
 from __future__ import annotations
@@ -21,8 +22,19 @@ from scrapy_boilerplate.evaluation.l3s import annotated_html
 
 from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
+from .isotonic import isotonic_markdown, run_isotonic
 from .notes import NOTES, VICTOR_NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
+from .sitelevel import (
+    demo_replay,
+    label_precision_markdown,
+    replay_markdown,
+    run_label_precision,
+    run_replay,
+    sites_of,
+    summarise,
+    verdicts_markdown,
+)
 from .strategies import run_strategies, strategies_markdown
 from .table2 import run_table2, table2_markdown
 from .victor import run_victor
@@ -99,6 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     sections["grandparent"] = grandparent_markdown(results)
     print(f"grandparent done at {time.time() - started:.0f}s", file=sys.stderr)
 
+    sections["isotonic"] = isotonic_markdown(run_isotonic(args.limit))
+    print(f"isotonic done at {time.time() - started:.0f}s", file=sys.stderr)
+
+    sites = sites_of(pages)
+    precision = run_label_precision(sites)
+    replay = run_replay(sites)
+    summaries = [summarise("L3S-GN1", replay), summarise("demo news sites", demo_replay())]
+    sections["sitelevel_precision"] = label_precision_markdown(precision, sites)
+    sections["sitelevel_replay"] = replay_markdown(summaries, replay)
+    sections["sitelevel_verdicts"] = verdicts_markdown(precision, summaries)
+    print(f"sitelevel done at {time.time() - started:.0f}s", file=sys.stderr)
+
     sections["victor_section"] = _victor_section()
     text = NOTES.format(**sections, limit="all" if args.limit is None else args.limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)
@@ -112,19 +136,19 @@ def _log(message: str) -> None:
 
 
 def _victor_section() -> str:
-    """Section 5 (Victor), or a note that its datasets are missing."""
+    """Section 7 (Victor), or a note that its datasets are missing."""
     if not (DATASETS_ROOT / "cleaneval" / "dev").is_dir():
-        return "## 5. Marek 2007 (Victor)\n\nCleanEval not found; section not generated.\n"
+        return "## 7. Marek 2007 (Victor)\n\nCleanEval not found; section not generated.\n"
     return VICTOR_NOTES.format(**run_victor(DATASETS_ROOT, _log))
 
 
 def _victor_only(output: Path) -> int:
-    """Replace section 5 of ``output`` (from its heading to the end) with a fresh one."""
+    """Replace section 7 of ``output`` (from its heading to the end) with a fresh one."""
     text = output.read_text(encoding="utf-8")
-    heading = "## 5. Marek 2007"
+    heading = "## 7. Marek 2007"
     kept = text[: text.index(heading)] if heading in text else text.rstrip("\n") + "\n\n"
     output.write_text(kept + _victor_section(), encoding="utf-8")
-    _log(f"wrote section 5 of {output}")
+    _log(f"wrote section 7 of {output}")
     return 0
 
 

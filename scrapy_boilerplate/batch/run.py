@@ -10,7 +10,8 @@ given, records in file order), written and flushed as each is ready::
     {"url": WARC-Target-URI, "title": ..., "text": ..., "metadata": {...} or null,
      "extractor": name, "warc_record_id": ..., "warc_date": ...}
 
-plus ``"html"`` when the extractor's ``include_html`` option is on. A page the extractor refuses
+plus ``"html"`` when the extractor's ``include_html`` option is on and ``"markdown"`` when its
+``include_markdown`` option is. A page the extractor refuses
 (not HTML after all: ``invalid_input``) or fails on (``extraction_error``, or
 ``unexpected_error`` for any other exception) is counted in the summary and left out.
 """
@@ -170,4 +171,6 @@ def extract_page(page: WarcPage) -> str | Failure:
     }
     if result.html is not None:
         line["html"] = result.html
+    if result.markdown is not None:
+        line["markdown"] = result.markdown
     return json.dumps(line, ensure_ascii=False)

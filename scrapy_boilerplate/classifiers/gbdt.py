@@ -23,10 +23,9 @@ from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, BinaryIO, Final, Protocol
 
-from ..page.segmentation import PURE_PYTHON_ENV
+from ..page.segmentation import compiled_twin
 
 __all__ = [
     "TreeEnsemble",
@@ -139,18 +138,7 @@ def predict_margins_pure(model: TreeEnsemble, rows: array[float], n_rows: int) -
     return margins
 
 
-def _load_compiled() -> ModuleType | None:
-    """The compiled twin, unless not built or ``PURE_PYTHON_ENV`` is set."""
-    if os.environ.get(PURE_PYTHON_ENV):
-        return None
-    try:
-        from . import _gbdt
-    except Exception:  # not built, or built for another Python
-        return None
-    return _gbdt
-
-
-_gbdt = _load_compiled()
+_gbdt = compiled_twin(f"{__package__}._gbdt")
 #: True when predictions run the compiled twin of :func:`predict_margins_pure`.
 ACCELERATED: Final = _gbdt is not None
 

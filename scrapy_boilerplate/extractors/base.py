@@ -15,13 +15,17 @@ from ..filters import Filter
 from ..model.context import NO_CONTEXT, ExtractionContext
 from ..model.document import Element, TextDocument
 from ..model.metadata import ArticleMetadata
-from ..model.options import COMMON_OPTIONS, Option
+from ..model.options import COMMON_OPTIONS, Option, validate_options
 from ..model.result import ExtractionResult
-from ..output.html import content_html
+from ..output.html import render_html
+from ..output.markdown import render_markdown
+from ..output.structure import content_structure, page_base_url
 from ..output.text import article_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
 from ..page.segmentation import document_title, segment
+from ..site.hashing import page_fingerprint
+from ..site.templates import wants_fingerprint
 from .title import find_title
 
 __all__ = ["Extractor", "ExtractorSpec", "ChainFactory"]
@@ -67,6 +71,12 @@ class Extractor:
     def name(self) -> str:
         return self.spec.name
 
+    def with_options(self, **changes: Any) -> Extractor:
+        """This extractor with ``changes`` to its options (checked: ``ValueError`` naming a bad
+        one), e.g. ``extractor.with_options(include_markdown=True)``."""
+        options = validate_options(self.name, self.spec.all_options, {**self.options, **changes})
+        return Extractor(self.spec, options)
+
     def process(self, doc: TextDocument, context: ExtractionContext | None = None) -> TextDocument:
         """Run the filter chain over ``doc`` (in place) and return it."""
         for step in self.spec.build_chain(self.options, context or NO_CONTEXT):
@@ -84,7 +94,8 @@ class Extractor:
         """Parse, segment, run the chain, read the metadata and build the result.
 
         ``content_type`` is the HTTP ``Content-Type`` of bytes (its charset decodes them);
-        ``context`` carries per-site data to the chain factory. Raises
+        ``context`` carries per-site data to the chain factory (and may ask for the page's node
+        hashes: :func:`~scrapy_boilerplate.site.templates.wants_fingerprint`). Raises
         :class:`~scrapy_boilerplate.errors.InvalidInputError` for input that is not an HTML
         page and :class:`~scrapy_boilerplate.errors.ExtractionError` if a filter fails.
         """
@@ -101,6 +112,7 @@ class Extractor:
             raise ExtractionError(f"extractor {self.name!r} hit the recursion limit") from exc
         except Exception as exc:
             raise ExtractionError(f"extractor {self.name!r} failed: {exc!r}") from exc
+        clean_html, markdown = self._structured(doc)
         return ExtractionResult(
             title=title,
             text=article_text(doc.blocks),
@@ -108,8 +120,22 @@ class Extractor:
             extractor=self.name,
             options=self.options,
             url=doc.url,
-            html=content_html(doc.blocks) if self.options["include_html"] else None,
+            html=clean_html,
             metadata=self._metadata(doc) if self.options["metadata"] else None,
+            markdown=markdown,
+            site_fingerprint=page_fingerprint(root) if wants_fingerprint(context) else None,
+        )
+
+    def _structured(self, doc: TextDocument) -> tuple[str | None, str | None]:
+        """The clean HTML and the Markdown of the content, each None unless its option is on
+        (nothing is computed when neither is)."""
+        want_html, want_markdown = self.options["include_html"], self.options["include_markdown"]
+        if not want_html and not want_markdown:
+            return None, None
+        nodes = content_structure(doc.blocks, page_base_url(doc.root, doc.url))
+        return (
+            render_html(nodes) if want_html else None,
+            render_markdown(nodes) if want_markdown else None,
         )
 
     @staticmethod

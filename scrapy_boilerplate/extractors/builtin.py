@@ -13,6 +13,7 @@ from typing import Any
 from ..classifiers.crf import load_victor_model
 from ..classifiers.learned import LearnedBlockClassifier, load_block_model
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
+from ..classifiers.template import WEIGHTINGS, PageTemplateFilter, load_template_model
 from ..classifiers.victor import VictorClassifier
 from ..filters import Filter
 from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
@@ -41,6 +42,8 @@ from ..filters.selection import (
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
 from ..model.options import Option
+from ..site.filter import SiteTemplateFilter
+from ..site.templates import templates_of
 from .base import ExtractorSpec
 from .title import find_title
 
@@ -51,6 +54,7 @@ __all__ = [
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
     "VICTOR_OPTIONS",
+    "PAGE_TEMPLATE_OPTIONS",
 ]
 
 
@@ -133,6 +137,22 @@ def _keep_everything_min_words(
     return [SimpleBlockFusionProcessor(), MarkEverythingContent(), min_words]
 
 
+#: The ``site_templates`` option of the article extractors.
+SITE_TEMPLATES_OPTION = Option(
+    "site_templates",
+    bool,
+    False,
+    "drop blocks inside nodes the site repeats on its pages (templates the extraction context "
+    "carries, e.g. learnt during a crawl)",
+)
+
+
+def _site_templates(options: Mapping[str, Any], context: ExtractionContext) -> list[Filter]:
+    """The site-template filter when the option is on and the context carries templates."""
+    templates = templates_of(context) if options["site_templates"] else None
+    return [] if templates is None else [SiteTemplateFilter(templates.hashes)]
+
+
 #: Block classifiers the ``article`` extractor can start from.
 ARTICLE_CLASSIFIERS: dict[str, Filter] = {"numwords": NUM_WORDS_RULES, "density": DENSITY_RULES}
 
@@ -164,11 +184,13 @@ ARTICLE_RULES_OPTIONS = (
     Option(
         "fill_gaps", bool, True, "restore link-free blocks between the first and last content block"
     ),
+    SITE_TEMPLATES_OPTION,
 )
 
 
 def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     chain: list[Filter] = [ARTICLE_CLASSIFIERS[options["classifier"]]]
+    chain += _site_templates(options, context)
     if options["end_of_text"]:
         chain += [TerminatingBlocksFinder(), IgnoreBlocksAfterContentFilter()]
     if options["ancestor_depth"]:
@@ -206,6 +228,7 @@ ARTICLE_LEARNED_OPTIONS = (
     Option("fill_gaps", bool, True, "blocks with a moderate score between content blocks join"),
     Option("keep_captions", bool, False, "keep image captions inside the article"),
     Option("keep_comments", bool, False, "keep reader comments"),
+    SITE_TEMPLATES_OPTION,
 )
 #: Longest run of blocks (in blocks) that gap filling bridges.
 MAX_SCORE_GAP = 3
@@ -216,6 +239,7 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     threshold_key, threshold, gap_key, gap_score = OPERATING_POINTS[options["mode"]]
     threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
+    chain += _site_templates(options, context)
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(gap_key, gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
@@ -235,6 +259,59 @@ VICTOR_OPTIONS = (
 def _victor(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     """Victor (Marek 2007): its own block split, CRF labels, segments (needs python-crfsuite)."""
     return [VictorClassifier(load_victor_model(options["model"]))]
+
+
+PAGE_TEMPLATE_OPTIONS = (
+    Option(
+        "model", str, "", "path of a template model (`train --extractor page-template`; ''=shipped)"
+    ),
+    Option(
+        "smooth",
+        bool,
+        True,
+        "smooth the node scores over the tree (false: the paper's PageLevel Basic)",
+    ),
+    Option(
+        "c",
+        float,
+        0.0,
+        "penalty multiplier: a segment rooted at node i costs c * page area / area_i; 0 = model's",
+        0.0,
+        100.0,
+    ),
+    Option(
+        "tau",
+        float,
+        0.0,
+        "templateness (0-1) from which a node is template; 0 = the model's tuned value",
+        0.0,
+        1.0,
+    ),
+    Option("levels", int, 64, "score levels of the smoothing (0 = exact: every distinct score)", 0),
+    Option(
+        "weighting",
+        str,
+        "words",
+        "node weights: words (1 + hidden children + sqrt(words)) or paper (1 + hidden children)",
+        choices=WEIGHTINGS,
+    ),
+)
+
+
+def _page_template(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+    model = load_template_model(options["model"])
+    smooth = options["smooth"]
+    default_tau = model.metadata.get("threshold" if smooth else "basic_threshold", 0.5)
+    return [
+        PageTemplateFilter(
+            model,
+            c=options["c"] or float(model.metadata.get("c", 0.01)),
+            threshold=options["tau"] or float(default_tau),
+            levels=options["levels"],
+            smooth=smooth,
+            weighting=options["weighting"],
+        )
+    ]
 
 
 #: Every built-in extractor, as the registry starts with them.
@@ -297,5 +374,11 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
         own_blocks=True,
         description="Victor: blocks at every tag labelled header/paragraph/list/continuation/"
         "other by a CRF (the [victor] extra)",
+    ),
+    ExtractorSpec(
+        "page-template",
+        _page_template,
+        options=PAGE_TEMPLATE_OPTIONS,
+        description="node templateness (logistic regressions) smoothed over the DOM tree",
     ),
 )

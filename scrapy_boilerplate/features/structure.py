@@ -39,6 +39,8 @@ __all__ = [
     "structure_feature_names",
     "structure_features",
     "keyword_mask",
+    "element_bits",
+    "element_bit_names",
 ]
 
 #: Container tags with a one-hot feature of their own (``container_other`` for the rest).
@@ -154,6 +156,19 @@ def _element_mask(element: Element) -> int:
     if names:
         mask |= keyword_mask(names.lower()) << _KEYWORD_SHIFT
     return mask
+
+
+def element_bits(element: Element) -> int:
+    """The landmark tag, ``role``/``itemprop`` and ``class``/``id`` keyword groups of one
+    element as bits, named by :func:`element_bit_names`."""
+    return _element_mask(element)
+
+
+def element_bit_names() -> list[str]:
+    """Names of the bits of :func:`element_bits`, lowest first."""
+    names = ["_".join(group) for group in LANDMARK_TAGS]
+    names += [name for name, _, _ in ATTRIBUTE_GROUPS]
+    return names + [f"class_{name}" for name, _ in KEYWORD_GROUPS]
 
 
 def structure_feature_names() -> list[str]:

@@ -22,8 +22,10 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from ..extractors import Extractor
+from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
 from .runtime import Runtime
+from .sitetemplates import SiteTemplateLearning
 
 __all__ = [
     "article_for",
@@ -98,9 +100,17 @@ async def _extract(response: Response, entry: _Entry | None) -> ExtractionResult
         entry.waiters.append(waiter)
         return await maybe_deferred_to_future(waiter)
     entry.running = True
+    try:
+        learning, extractor, context = _site_templates(entry, response)
+        content_type = response_content_type(response)
+    except Exception:  # no waiter may wait for an extraction that never starts
+        _finish(entry, None)
+        raise
     result = await entry.runtime.extract(
-        entry.extractor, response.body, response.url, response_content_type(response), "responses"
+        extractor, response.body, response.url, content_type, "responses", context
     )
+    if learning is not None:
+        learning.learned(response.url, result)
     _finish(entry, result)
     return entry.result
 
@@ -119,11 +129,26 @@ def article_of(response: Response) -> ExtractionResult | None:
     entry.asked = True
     if entry.done:
         return entry.result
+    learning, extractor, context = _site_templates(entry, response)
+    content_type = response_content_type(response)
     result = entry.runtime.extract_here(
-        entry.extractor, response.body, response.url, response_content_type(response), "responses"
+        extractor, response.body, response.url, content_type, "responses", context
     )
+    if learning is not None:
+        learning.learned(response.url, result)
     _finish(entry, result)
     return entry.result
+
+
+def _site_templates(
+    entry: _Entry, response: Response
+) -> tuple[SiteTemplateLearning | None, Extractor, ExtractionContext | None]:
+    """The crawl's site-template learning (None when off), and the extractor and context to
+    extract ``response`` with (what the learning knows of its site)."""
+    learning = SiteTemplateLearning.of(entry.runtime.crawler)
+    if learning is None:
+        return None, entry.extractor, None
+    return learning, *learning.prepare(entry.extractor, response.url)
 
 
 def response_content_type(response: Response) -> str | None:

@@ -38,6 +38,7 @@ from w3lib.url import is_url
 from ..errors import BoilerplateError
 from ..extractors import Extractor
 from ..model.result import ExtractionResult
+from ..output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from ..output.highlight import highlight_html
 from .downloadermiddleware import is_html_response, response_content_type
 from .settings import META_DONT_EXTRACT, META_EXTRACTOR, BoilerplateConfig, SettingError
@@ -114,14 +115,21 @@ class BoilerplateCommand(ScrapyCommand):
             help="set a spider argument (with --spider; may be repeated)",
         )
         parser.add_argument(
-            "--json", action="store_true", help="print JSON with every block and its labels"
+            "--format",
+            choices=OUTPUT_FORMATS,
+            help="text (default), markdown (under a # title heading), html (a clean page) or"
+            " json (every block and its labels)",
         )
+        parser.add_argument("--json", action="store_true", help="the same as --format json")
         parser.add_argument(
             "--highlight", metavar="OUT.html", help="write the page with content blocks marked"
         )
 
     def process_options(self, args: list[str], opts: Namespace) -> None:
         super().process_options(args, opts)
+        if opts.json and opts.format not in (None, "json"):
+            raise UsageError(f"--json contradicts --format {opts.format}", print_help=False)
+        opts.format = "json" if opts.json else (opts.format or "text")
         try:
             opts.spargs = arglist_to_dict(opts.spargs)
         except ValueError:
@@ -156,6 +164,7 @@ class BoilerplateCommand(ScrapyCommand):
         else:
             raise UsageError(f"{target!r} is neither an existing file nor an absolute URL")
         extractor = self._extractor(config, opts.extractor, url)
+        extractor = extractor.with_options(**FORMAT_OPTIONS[opts.format])
         try:
             result = extractor.extract(body, url, content_type=content_type)
         except BoilerplateError as exc:
@@ -163,7 +172,7 @@ class BoilerplateCommand(ScrapyCommand):
         if opts.highlight:
             marked = highlight_html(result, body, None if url.startswith("file:") else url)
             Path(opts.highlight).write_text(marked, encoding="utf-8")
-        _print(result, fetched, as_json=opts.json)
+        _print(result, fetched, opts.format)
 
     def _spider_class(self, name: str | None) -> type[Spider]:
         if name is None:
@@ -250,9 +259,15 @@ def _chain(fetched: _Fetched) -> str:
     return " (redirected from " + " -> ".join(f"{u} ({s})" for u, s in fetched.redirects) + ")"
 
 
-def _print(result: ExtractionResult, fetched: _Fetched | None, *, as_json: bool) -> None:
+def _print(result: ExtractionResult, fetched: _Fetched | None, output: str) -> None:
     response = None if fetched is None else fetched.response
-    if as_json:
+    if output == "markdown":
+        print(markdown_document(result))
+        return
+    if output == "html":
+        print(html_document(result))
+        return
+    if output == "json":
         data = result.to_dict()
         if fetched is not None and response is not None:
             data["response"] = {

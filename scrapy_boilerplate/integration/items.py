@@ -44,9 +44,14 @@ def fill_item(
     overwrite: bool,
     metadata_fields: Mapping[str, str] | None = None,
     zyte_shapes: bool = False,
+    text_format: str = "text",
+    markdown_field: str | None = None,
+    html_field: str | None = None,
 ) -> FillReport:
-    """Set the text and title fields of ``item`` (a missing title is left unset), and the
-    metadata fields named by ``metadata_fields`` (see :func:`metadata_values`).
+    """Set the text and title fields of ``item`` (a missing title is left unset), the
+    ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), and the
+    metadata fields named by ``metadata_fields`` (see :func:`metadata_values`). The text field
+    gets the text, the Markdown or the clean HTML by ``text_format``.
 
     A field that already holds a non-empty value is kept unless ``overwrite``; a field the item
     class does not declare is reported as missing, never raised. A frozen dataclass cannot be
@@ -55,7 +60,12 @@ def fill_item(
     report = FillReport(item=item)
     frozen = _frozen_fields(item)
     adapter = ItemAdapter(item if frozen is None else frozen)
-    values = ((text_field, result.text), (title_field, result.title))
+    values = (
+        (text_field, _in_format(result, text_format)),
+        (title_field, result.title),
+        (markdown_field, result.markdown),
+        (html_field, result.html),
+    )
     for name, value in values:
         if name is None or value is None:
             continue
@@ -77,6 +87,15 @@ def fill_item(
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
+
+
+def _in_format(result: ExtractionResult, text_format: str) -> str | None:
+    """The article as ``text``, ``markdown`` or ``html`` (None when not rendered)."""
+    if text_format == "markdown":
+        return result.markdown
+    if text_format == "html":
+        return result.html
+    return result.text
 
 
 def metadata_values(
@@ -151,6 +170,9 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
             overwrite=config.overwrite,
             metadata_fields=config.metadata_fields,
             zyte_shapes=config.zyte_shapes,
+            text_format=config.text_format,
+            markdown_field=config.markdown_field,
+            html_field=config.article_html_field,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")
@@ -175,7 +197,8 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
             runtime.warn_once(
                 ("field_missing", item_class, name),
                 "Item class %s has no field %r: the article data is not stored in it; "
-                "declare the field or change BOILERPLATE_TEXT_FIELD/BOILERPLATE_TITLE_FIELD",
+                "declare the field or change BOILERPLATE_TEXT_FIELD/BOILERPLATE_TITLE_FIELD"
+                " (or BOILERPLATE_MARKDOWN_FIELD/BOILERPLATE_ARTICLE_HTML_FIELD)",
                 item_class,
                 name,
             )

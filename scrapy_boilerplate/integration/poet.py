@@ -54,9 +54,11 @@ class BoilerplateArticlePage(ArticlePage):
     """An ``Article`` with the add-on's text, title and metadata.
 
     ``headline`` is the title, ``articleBody`` the article text (empty when the page has no
-    article; None when it was not extracted), the dates are ISO 8601 with a time and zone as
-    zyte-common-items asks (a bare date becomes midnight UTC; ``datePublishedRaw`` keeps the
-    page's value), ``authors`` are ``Author(name=...)``, ``mainImage`` an ``Image``.
+    article; None when it was not extracted), ``articleBodyHtml`` the clean HTML (when the
+    crawl renders it: ``BOILERPLATE_ARTICLE_HTML_FIELD`` or the ``include_html`` option), the
+    dates are ISO 8601 with a time and zone as zyte-common-items asks (a bare date becomes
+    midnight UTC; ``datePublishedRaw`` keeps the page's value), ``authors`` are
+    ``Author(name=...)``, ``mainImage`` an ``Image``.
     """
 
     article: BoilerplateArticle
@@ -72,6 +74,10 @@ class BoilerplateArticlePage(ArticlePage):
     @field
     def articleBody(self) -> str | None:  # noqa: N802 (zyte-common-items field name)
         return self._result.text if self._result is not None else None
+
+    @field
+    def articleBodyHtml(self) -> str | None:  # noqa: N802
+        return self._result.html if self._result is not None else None
 
     @field
     def datePublished(self) -> str | None:  # noqa: N802

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -165,7 +166,7 @@ class Runtime:
     ) -> tuple[ExtractionResult, float]:
         workers = self._workers()
         if isinstance(workers, ProcessWorkers):  # the extractor travels by name
-            by_name = (extractor.name, extractor.options, body, url, content_type, context)
+            by_name = (*_by_name(extractor), body, url, content_type, context)
             deferred = workers.submit(_extract_in_process, by_name, url)
         elif workers is not None:
             deferred = workers.submit(
@@ -183,10 +184,11 @@ class Runtime:
         url: str | None,
         content_type: str | None,
         stats_key: str,
+        context: ExtractionContext | None = None,
     ) -> ExtractionResult | None:
         """:meth:`extract` on the calling thread, without a time limit (for synchronous code)."""
         try:
-            result, elapsed_ms = _timed_extract(extractor, body, url, content_type)
+            result, elapsed_ms = _timed_extract(extractor, body, url, content_type, context)
         except Exception as exc:
             self._failed(exc, extractor, url, stats_key)
             return None
@@ -264,10 +266,7 @@ class Runtime:
         if not self._use_processes:
             return False
         if self._processes is None:
-            default = self.config.default
-            warm_up = functools.partial(
-                _warm_up, default.name, tuple(sorted(default.options.items()))
-            )
+            warm_up = _warm_up_call(self.config)
             try:
                 pool = ProcessWorkers(
                     self.config.processes,
@@ -339,6 +338,19 @@ def _timed_extract(
     return result, (time.perf_counter() - started) * 1000
 
 
+def _by_name(extractor: Extractor) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """How ``extractor`` travels to a worker process: its name and all its options (sorted), the
+    key of the worker's extractor cache (:func:`_worker_extractor`)."""
+    return extractor.name, tuple(sorted(extractor.options.items()))
+
+
+def _warm_up_call(config: BoilerplateConfig) -> Callable[[], None] | None:
+    """What a new worker process runs first: :func:`_warm_up` of the crawl's default extractor
+    (None when extraction is off by default)."""
+    default = config.default.extractor
+    return None if default is None else functools.partial(_warm_up, *_by_name(default))
+
+
 def _warm_up(name: str, options: tuple[tuple[str, Any], ...]) -> None:
     """Build extractor ``name`` as a worker will and run it once on a small page, so that a
     worker's first page does not pay for the chain's construction and lazy imports. Runs in
@@ -355,14 +367,14 @@ def _worker_extractor(name: str, options: tuple[tuple[str, Any], ...]) -> Extrac
 
 def _extract_in_process(
     name: str,
-    options: dict[str, Any],
+    options: tuple[tuple[str, Any], ...],
     body: bytes | str,
     url: str | None,
     content_type: str | None,
     context: ExtractionContext | None = None,
 ) -> tuple[ExtractionResult, float]:
     """Runs in a worker process (the result's DOM references are dropped by pickling)."""
-    extractor = _worker_extractor(name, tuple(sorted(options.items())))
+    extractor = _worker_extractor(name, options)
     return _timed_extract(extractor, body, url, content_type, context)
 
 

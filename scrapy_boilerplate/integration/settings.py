@@ -23,6 +23,8 @@ __all__ = [
     "DEFAULTS",
     "FIELD_NAME_SETS",
     "METADATA_FIELD_NAME_SETS",
+    "OUTPUT_FIELD_NAME_SETS",
+    "TEXT_FORMATS",
     "META_DONT_EXTRACT",
     "META_EXTRACTOR",
     "META_OPTIONS",
@@ -72,6 +74,17 @@ METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     },
 }
 
+#: Item field names of the Markdown and the clean HTML (``BOILERPLATE_MARKDOWN_FIELD = True``,
+#: ``BOILERPLATE_ARTICLE_HTML_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml``
+#: is zyte-common-items' field, ``articleBodyMarkdown`` is not one of its fields.
+OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
+    "default": {"markdown": "article_markdown", "html": "article_html"},
+    "zyte": {"markdown": "articleBodyMarkdown", "html": "articleBodyHtml"},
+}
+
+#: ``BOILERPLATE_TEXT_FORMAT`` values: what the text field holds.
+TEXT_FORMATS = ("text", "markdown", "html")
+
 #: Every setting with its default (the add-on sets these with the ``addon`` priority).
 DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_ENABLED": True,
@@ -93,6 +106,9 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_EXTRACT": "auto",
     "BOILERPLATE_ITEM_POLICY": "url",
     "BOILERPLATE_METADATA_FIELDS": True,
+    "BOILERPLATE_TEXT_FORMAT": "text",
+    "BOILERPLATE_MARKDOWN_FIELD": None,
+    "BOILERPLATE_ARTICLE_HTML_FIELD": None,
 }
 
 #: ``BOILERPLATE_EXTRACT`` values: on demand, at download time for the callbacks that usually
@@ -175,11 +191,16 @@ def _processes(settings: BaseSettings) -> int:
         raise SettingError(f'{exc} (or "auto")') from None
 
 
-def _optional_field(settings: BaseSettings, name: str, default: str | None) -> str | None:
-    """A field-name setting: unset -> ``default``; ``""`` or False -> the field is not filled."""
+def _optional_field(
+    settings: BaseSettings, name: str, default: str | None, named: str | None = None
+) -> str | None:
+    """A field-name setting: unset -> ``default``; ``""`` or False -> the field is not filled;
+    True -> ``named`` (the naming scheme's field), when given."""
     value = settings.get(name)
     if value is None:
         return default
+    if value is True and named is not None:
+        return named
     if value == "" or value is False:
         return None
     if not isinstance(value, str):
@@ -202,13 +223,28 @@ def _options_dict(value: Any, where: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _build(name: Any, options: Mapping[str, Any], where: str) -> Extractor:
-    """Extractor ``name`` with ``options``; in a crawl the metadata is read unless an option
-    says ``metadata: False`` (the item fields and page objects need it)."""
+def _output_options(
+    text_format: str, markdown_field: str | None, article_html_field: str | None
+) -> dict[str, Any]:
+    """The options that make extractors render what the item fields need (none: no cost)."""
+    options: dict[str, Any] = {}
+    if text_format == "markdown" or markdown_field is not None:
+        options["include_markdown"] = True
+    if text_format == "html" or article_html_field is not None:
+        options["include_html"] = True
+    return options
+
+
+def _build(
+    name: Any, options: Mapping[str, Any], where: str, forced: Mapping[str, Any]
+) -> Extractor:
+    """Extractor ``name`` with ``options`` and the ``forced`` ones over them; in a crawl the
+    metadata is read unless an option says ``metadata: False`` (the item fields and page
+    objects need it)."""
     if not isinstance(name, str) or not name:
         raise SettingError(f"{where}: the extractor must be a name (str), got {name!r}")
     try:
-        return get_extractor(name, **{"metadata": True, **options})
+        return get_extractor(name, **{"metadata": True, **options, **forced})
     except (TypeError, ValueError) as exc:
         raise SettingError(f"{where}: {exc}") from None
 
@@ -243,6 +279,13 @@ class BoilerplateConfig:
     metadata_fields: Mapping[str, str] = field(default_factory=dict)
     #: Whether metadata values take zyte-common-items shapes (``BOILERPLATE_FIELD_NAMES="zyte"``).
     zyte_shapes: bool = False
+    #: What the text field holds (``TEXT_FORMATS``).
+    text_format: str = "text"
+    #: Item fields for the Markdown and the clean HTML (None: not filled).
+    markdown_field: str | None = None
+    article_html_field: str | None = None
+    #: Extractor options every extractor of the crawl gets so the fields above can be filled.
+    output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -255,15 +298,28 @@ class BoilerplateConfig:
                 f"BOILERPLATE_FIELD_NAMES must be one of {known}, got {field_names!r}"
             )
         text_default, title_default = FIELD_NAME_SETS[field_names]
+        outputs = OUTPUT_FIELD_NAME_SETS[field_names]
+        text_format = _one_of(settings, "BOILERPLATE_TEXT_FORMAT", TEXT_FORMATS)
+        markdown_field = _optional_field(
+            settings, "BOILERPLATE_MARKDOWN_FIELD", None, outputs["markdown"]
+        )
+        article_html_field = _optional_field(
+            settings, "BOILERPLATE_ARTICLE_HTML_FIELD", None, outputs["html"]
+        )
+        forced = _output_options(text_format, markdown_field, article_html_field)
         name = _setting(settings, "BOILERPLATE_EXTRACTOR")
         options = _options_dict(settings.get("BOILERPLATE_OPTIONS"), "BOILERPLATE_OPTIONS")
         default = ExtractorChoice(
-            name, options, _build(name, options, "BOILERPLATE_EXTRACTOR/BOILERPLATE_OPTIONS")
+            name,
+            options,
+            _build(name, options, "BOILERPLATE_EXTRACTOR/BOILERPLATE_OPTIONS", forced),
         )
         return cls(
             enabled=_bool(settings, "BOILERPLATE_ENABLED"),
             default=default,
-            domains=_domain_overrides(settings.get("BOILERPLATE_DOMAIN_OVERRIDES"), default),
+            domains=_domain_overrides(
+                settings.get("BOILERPLATE_DOMAIN_OVERRIDES"), default, forced
+            ),
             text_field=_optional_field(settings, "BOILERPLATE_TEXT_FIELD", text_default),
             title_field=_optional_field(settings, "BOILERPLATE_TITLE_FIELD", title_default),
             overwrite=_bool(settings, "BOILERPLATE_OVERWRITE"),
@@ -283,6 +339,10 @@ class BoilerplateConfig:
                 else {}
             ),
             zyte_shapes=field_names == "zyte",
+            text_format=text_format,
+            markdown_field=markdown_field,
+            article_html_field=article_html_field,
+            output_options=forced,
         )
 
     def choice_for_url(self, url: str | None) -> ExtractorChoice:
@@ -329,9 +389,9 @@ class BoilerplateConfig:
             key = (name, tuple(sorted(options.items())))
             hash(key)
         except TypeError:
-            return _build(name, options, where)
+            return _build(name, options, where, self.output_options)
         if key not in self._cache:
-            self._cache[key] = _build(name, options, where)
+            self._cache[key] = _build(name, options, where, self.output_options)
         return self._cache[key]
 
 
@@ -346,7 +406,9 @@ def _override_pattern(key: Any, where: str, seen: Mapping[str, Any]) -> str:
     return pattern
 
 
-def _domain_overrides(value: Any, default: ExtractorChoice) -> UrlRules[ExtractorChoice]:
+def _domain_overrides(
+    value: Any, default: ExtractorChoice, forced: Mapping[str, Any]
+) -> UrlRules[ExtractorChoice]:
     """Parse ``BOILERPLATE_DOMAIN_OVERRIDES``: URL patterns (see
     :mod:`~scrapy_boilerplate.integration.urlpatterns`) to choices.
 
@@ -373,7 +435,7 @@ def _domain_overrides(value: Any, default: ExtractorChoice) -> UrlRules[Extracto
         name = spec.get("extractor", default.name)
         options = dict(default.options) if name == default.name else {}
         options.update(_options_dict(spec.get("options"), f"{where}['options']"))
-        extractor = _build(name, options, where)
+        extractor = _build(name, options, where, forced)
         if spec.get("enabled", True) is False:
             parsed.append((domain, ExtractorChoice(name, options, None)))
         else:

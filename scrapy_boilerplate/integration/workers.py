@@ -65,6 +65,8 @@ __all__ = [
 _HEADER = struct.Struct("!Q")  # frame length in bytes, big-endian
 #: Calls given to one worker at a time: one running, one waiting in its socket.
 CALLS_PER_WORKER = 2
+#: Seconds a new worker may take to warm up before it is killed (and counted as a death).
+READY_TIMEOUT = 60.0
 #: Socket buffer size (bytes): a page and its result fit, so neither side waits on the other.
 _SOCKET_BUFFER = 4 * 1024 * 1024
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -231,6 +233,7 @@ class _Worker:
         self.timer: DelayedCall | None = None
         self.alive = True
         self.ready = False  # until its warm-up is done: no calls are sent before
+        self.ready_timer: DelayedCall | None = None
 
     def send(self, call: _Call) -> None:
         self.calls.append(call)
@@ -241,6 +244,7 @@ class _Worker:
     def replied(self, frame: bytes) -> None:
         if not self.ready:  # the empty frame that ends the warm-up
             self.ready = True
+            self._cancel_ready_timer()
             self.pool.became_ready()
             return
         self._cancel_timer()
@@ -257,15 +261,25 @@ class _Worker:
         return (calls[0] if calls else None), calls[1:]
 
     def lost(self) -> None:
+        self._cancel_ready_timer()
         if self.alive:
             self.alive = False
             self._cancel_timer()
             self.pool.died(self)
 
+    def never_ready(self) -> None:
+        """The warm-up took too long: SIGKILL the process; its channel's loss makes it a death
+        (counted towards ``max_failed_starts``) and it is replaced."""
+        self.ready_timer = None
+        if self.alive and not self.ready:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                self.process.kill()
+
     def kill(self) -> None:
         """SIGKILL the process and reap it; the channel's loss is then ignored."""
         self.alive = False
         self._cancel_timer()
+        self._cancel_ready_timer()
         with contextlib.suppress(OSError, ValueError, AttributeError):
             self.process.kill()
         self.reap()
@@ -288,6 +302,11 @@ class _Worker:
             self.timer.cancel()
         self.timer = None
 
+    def _cancel_ready_timer(self) -> None:
+        if self.ready_timer is not None and self.ready_timer.active():
+            self.ready_timer.cancel()
+        self.ready_timer = None
+
 
 class _Pool:
     """What both pools hold: size, time limit (seconds, 0 = none), reactor, event callback."""
@@ -307,6 +326,9 @@ class _Pool:
 class ProcessWorkers(_Pool):
     """N supervised worker processes, fed from the reactor thread (see the module docstring).
 
+    ``warm_up()`` runs first in each new worker; one not ready after ``ready_timeout`` seconds
+    is killed, which counts as a death.
+
     ``on_event(kind, url, detail)`` is told of every ``"died"``, ``"retried"``,
     ``"timed_out"`` and ``"restarted"`` event (for stats and logs). After ``max_failed_starts``
     workers in a row die before finishing any call, the pool gives up: :attr:`broken` is set and
@@ -322,10 +344,12 @@ class ProcessWorkers(_Pool):
         on_event: EventCallback = _ignore_event,
         max_failed_starts: int = 10,
         warm_up: Callable[[], object] | None = None,
+        ready_timeout: float = READY_TIMEOUT,
     ) -> None:
         super().__init__(size, timeout, reactor, on_event)
         self.max_failed_starts = max_failed_starts
         self.warm_up = warm_up
+        self.ready_timeout = ready_timeout
         self.broken = False
         self._workers: list[_Worker] = []
         self._pending: deque[_Call] = deque()
@@ -450,6 +474,7 @@ class ProcessWorkers(_Pool):
         finally:
             child_end.close()
         worker = _Worker(self, process)
+        worker.ready_timer = self.reactor.callLater(self.ready_timeout, worker.never_ready)
         self._workers.append(worker)
         try:
             self.reactor.adoptStreamConnection(

@@ -28,9 +28,17 @@ OUTSIDE_MAIN_GROUP: Final = "OUTSIDE_MAIN_GROUP"
 #: result carries exactly one. A content block is a segment that starts with a header, a
 #: paragraph or a list item (continuation blocks joined to it); a segment that starts with a
 #: continuation after noise or at the page's start is a paragraph as well, labelled
-#: ``VICTOR_CONTINUATION``. Noise blocks carry ``VICTOR_OTHER``.
+#: ``VICTOR_CONTINUATION``. Noise blocks carry ``VICTOR_OTHER``. When a page's blocks carry
+#: them, they decide headings and list items in the structured outputs
+#: (:mod:`scrapy_boilerplate.output.structure`); otherwise the blocks' DOM elements do.
 VICTOR_HEADER: Final = "VICTOR_HEADER"
 VICTOR_PARAGRAPH: Final = "VICTOR_PARAGRAPH"
 VICTOR_LIST: Final = "VICTOR_LIST"
 VICTOR_CONTINUATION: Final = "VICTOR_CONTINUATION"
 VICTOR_OTHER: Final = "VICTOR_OTHER"
+#: Every Victor label.
+VICTOR_LABELS: Final = frozenset(
+    {VICTOR_HEADER, VICTOR_PARAGRAPH, VICTOR_LIST, VICTOR_CONTINUATION, VICTOR_OTHER}
+)
+#: Set by the site-template filter on blocks inside nodes a site repeats on its pages.
+SITE_TEMPLATE: Final = "SITE_TEMPLATE"

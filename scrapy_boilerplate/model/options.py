@@ -61,7 +61,8 @@ class Option:
 
 #: Options every extractor accepts.
 COMMON_OPTIONS: tuple[Option, ...] = (
-    Option("include_html", bool, False, "also return the main-content HTML"),
+    Option("include_html", bool, False, "also return the main content as clean HTML"),
+    Option("include_markdown", bool, False, "also return the main content as Markdown"),
     Option(
         "strict_reference",
         bool,

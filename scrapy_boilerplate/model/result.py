@@ -20,10 +20,14 @@ class ExtractionResult:
     """What an extractor found on one page.
 
     ``text`` holds the article text (paragraphs separated by blank lines, headings on their own
-    lines); ``blocks`` all blocks with their features and labels; ``html`` the main-content
-    HTML when asked for (``include_html=True``), else None; ``metadata`` the article's dates,
+    lines); ``blocks`` all blocks with their features and labels; ``html`` the main content as
+    clean HTML when asked for (``include_html=True``), else None; ``markdown`` the main content
+    as Markdown when asked for (``include_markdown=True``), else None (both are rendered during
+    the extraction, from the DOM, so they survive pickling); ``metadata`` the article's dates,
     authors, language, canonical URL, description and image (None when not read:
-    ``metadata=False``).
+    ``metadata=False``). ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
+    :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
+    that learns site templates), else None.
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -38,6 +42,8 @@ class ExtractionResult:
     url: str | None = None
     html: str | None = None
     metadata: ArticleMetadata | None = None
+    markdown: str | None = None
+    site_fingerprint: bytes | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -65,7 +71,7 @@ class ExtractionResult:
 
     def to_dict(self, *, include_blocks: bool = True) -> dict[str, Any]:
         """A JSON-serialisable view: title, text, extractor, options, url, metadata (a dict, or
-        None when not read), html, blocks."""
+        None when not read), html and markdown (when asked for), blocks."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
@@ -76,6 +82,8 @@ class ExtractionResult:
         }
         if self.html is not None:
             data["html"] = self.html
+        if self.markdown is not None:
+            data["markdown"] = self.markdown
         if include_blocks:
             data["blocks"] = [block.to_dict() for block in self.blocks]
         return data

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..model.document import TextBlock
 
-__all__ = ["article_text"]
+__all__ = ["article_text", "tidy_text"]
 
 # Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
 _SPACE_RUN = re.compile(" {2,}")
@@ -22,9 +22,14 @@ def article_text(blocks: Sequence[TextBlock]) -> str:
     Internal whitespace runs are collapsed and the space anchors force before punctuation is
     removed; a merged block contributes one paragraph per line.
     """
-    text = "\n".join(block.text for block in blocks if block.is_content)
+    text = tidy_text("\n".join(block.text for block in blocks if block.is_content))
+    return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
+
+
+def tidy_text(text: str) -> str:
+    """Block text for display: the spaces Java keeps become plain spaces, space runs one space,
+    and the space anchors force before punctuation is removed (lines are not stripped)."""
     for space in _KEPT_SPACES:
         if space in text:
             text = text.replace(space, " ")
-    text = _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", text))
-    return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
+    return _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", text))

@@ -25,6 +25,7 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 from typing import Final
@@ -37,7 +38,14 @@ from .javacompat import COMMON_WHITESPACE, JAVA_WHITESPACE
 from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title, is_hidden
 from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers, unmark
 
-__all__ = ["segment", "document_title", "build_blocks", "ACCELERATED", "PURE_PYTHON_ENV"]
+__all__ = [
+    "segment",
+    "document_title",
+    "build_blocks",
+    "ACCELERATED",
+    "PURE_PYTHON_ENV",
+    "compiled_twin",
+]
 
 #: Set this environment variable (to any non-empty value) to run the pure-Python walk even
 #: when the compiled speedups are built.
@@ -343,17 +351,17 @@ def drop_hidden_blocks(blocks: list[TextBlock]) -> list[TextBlock]:
     return kept
 
 
-def _load_speedups() -> ModuleType | None:
-    """The compiled walk and word counts, unless not built or ``PURE_PYTHON_ENV`` is set."""
+def compiled_twin(module: str) -> ModuleType | None:
+    """The compiled twin ``module`` (absolute dotted name), unless it is not built (or built
+    against another lxml or Python) or ``PURE_PYTHON_ENV`` is set."""
     if os.environ.get(PURE_PYTHON_ENV):
         return None
     try:
-        from . import _speedups
-    except Exception:  # not built, or built against another lxml
+        return importlib.import_module(module)
+    except Exception:  # not built, or built against another lxml or Python
         return None
-    return _speedups
 
 
-_speedups = _load_speedups()
+_speedups = compiled_twin(f"{__package__}._speedups")
 #: True when segmentation runs the compiled twin of its walk and word counts.
 ACCELERATED: Final = _speedups is not None

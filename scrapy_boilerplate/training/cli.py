@@ -11,6 +11,11 @@ instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
 :mod:`.victor_labels`): it cross-validates by domain, prints the report per page type (shingle
 F1 of the decoded text), trains on every page and writes the model (``-o model=...`` of
 ``victor``). Needs python-crfsuite (in the ``[train]`` and ``[victor]`` extras).
+
+``train DATASET --extractor page-template --out MODEL.json`` trains the node templateness
+classifier of ``page-template`` instead (:mod:`.template`): cross-validation by domain gives
+out-of-fold node scores, on which the smoothing penalty and the threshold are chosen; the model
+is then trained on every page.
 """
 
 from __future__ import annotations
@@ -19,11 +24,11 @@ import argparse
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..classifiers.gbdt import dump_model
 from ..evaluation.datasets import DatasetError, resolve_dataset
@@ -42,6 +47,7 @@ from .train import (
 
 __all__ = ["add_train_command", "type_report"]
 
+T = TypeVar("T")
 #: Pages with a shingle F1 below this count as failures in the report.
 LOW_F1 = 0.3
 
@@ -61,9 +67,10 @@ def add_train_command(subparsers: Any) -> None:
     parser.add_argument("--jobs", type=int, help="feature worker processes (default: CPUs)")
     parser.add_argument(
         "--extractor",
-        choices=("article-learned", "victor"),
+        choices=("article-learned", "victor", "page-template"),
         default="article-learned",
-        help="the extractor whose model to train (default: article-learned)",
+        help="the extractor whose model to train: article-learned (block model), victor (CRF) "
+        "or page-template (node templateness model); default: article-learned",
     )
     parser.set_defaults(handler=_cmd_train)
 
@@ -102,20 +109,34 @@ def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any]
     return metadata, results
 
 
+def _read_pages(dataset: str, read: Callable[[str], list[T]]) -> tuple[Path, list[T]] | None:
+    """The dataset's folder and ``read(folder)``; None (the error printed) when it is missing,
+    unreadable or has no readable page."""
+    try:
+        root = resolve_dataset(dataset)
+        pages = read(str(root))
+    except DatasetError as exc:
+        print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+        return None
+    if not pages:
+        print(f"scrapy-boilerplate: error: no readable pages in {root}", file=sys.stderr)
+        return None
+    return root, pages
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
     if args.extractor == "victor":
         from .victor_cli import train_victor
 
         return train_victor(args.dataset, Path(args.out), args.folds, args.limit)
-    try:
-        root = resolve_dataset(args.dataset)
-        pages = dataset_rows(str(root), limit=args.limit, jobs=args.jobs)
-    except DatasetError as exc:
-        print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+    if args.extractor == "page-template":
+        return _cmd_train_template(args)
+    read = _read_pages(
+        args.dataset, lambda root: dataset_rows(root, limit=args.limit, jobs=args.jobs)
+    )
+    if read is None:
         return 2
-    if not pages:
-        print(f"scrapy-boilerplate: error: no readable pages in {root}", file=sys.stderr)
-        return 2
+    root, pages = read
     print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {root}")
     metadata: dict[str, Any] = {}
     if args.folds > 1:
@@ -135,5 +156,52 @@ def _cmd_train(args: argparse.Namespace) -> int:
         "date": date.today().isoformat(),
     }
     dump_model(export(booster, metadata), Path(args.out))
+    print(f"\nmodel written to {args.out}")
+    return 0
+
+
+def _cmd_train_template(args: argparse.Namespace) -> int:
+    from ..classifiers.template import dump_template_model
+    from .template import (
+        dataset_template_pages,
+        fit_template_model,
+        mean_label,
+        out_of_fold_template_scores,
+        tune_smoothing,
+    )
+
+    read = _read_pages(
+        args.dataset,
+        lambda root: dataset_template_pages(root, limit=args.limit, jobs=args.jobs or 1),
+    )
+    if read is None:
+        return 2
+    root, pages = read
+    nodes = sum(len(page.rows) for page in pages)
+    print(
+        f"{len(pages)} pages, {nodes} visible nodes ({mean_label(pages):.1%} template) from {root}"
+    )
+    metadata: dict[str, Any] = {"c": 0.01, "threshold": 0.5, "levels": 64, "weighting": "words"}
+    if args.folds > 1:
+        scores = out_of_fold_template_scores(pages, args.folds)
+        basic = tune_smoothing(pages, scores, smooth=False)
+        smooth = tune_smoothing(pages, scores, smooth=True)
+        print(f"\n{args.folds}-fold CV by domain, pooled template word F1:")
+        print(f"  basic  (threshold {basic.threshold}): {basic.words_f1:.4f}")
+        print(f"  smooth (c {smooth.c:g}, threshold {smooth.threshold}): {smooth.words_f1:.4f}")
+        metadata |= {
+            "c": smooth.c,
+            "threshold": smooth.threshold,
+            "basic_threshold": basic.threshold,
+            "cv_folds": args.folds,
+            "cv_words_f1": {"basic": round(basic.words_f1, 4), "smooth": round(smooth.words_f1, 4)},
+        }
+    metadata |= {
+        "trained_on": root.name,
+        "pages": len(pages),
+        "package_version": version("scrapy-boilerplate"),
+        "date": date.today().isoformat(),
+    }
+    dump_template_model(fit_template_model(pages, metadata=metadata), args.out)
     print(f"\nmodel written to {args.out}")
     return 0

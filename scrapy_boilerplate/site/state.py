@@ -1,0 +1,164 @@
+"""One site's SiteLevel counts, bounded: pages seen and how many pages held each node hash.
+
+The table keeps at most ``capacity`` hashes. When a page's hashes overflow it, the hashes with
+the lowest counts go until a quarter of the room is free, and ``floor`` becomes the highest
+count dropped (a batch form of Space-Saving, Metwally et al. 2005): a hash that comes back is
+counted from ``floor + 1`` with ``floor`` as its possible over-count. Decisions use the lower
+bound ``count - error``, so an eviction never makes a template of a node that is not one;
+a node on more than ``1 / capacity`` of the hashes counted stays in the table.
+
+A state serialises to a compact blob (:meth:`SiteState.to_bytes`, 12-20 bytes per hash) for
+the stores of :mod:`.store`.
+"""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final
+
+from .hashing import decode_hashes, encode_hashes
+from .sitelevel import MIN_DF, THETA
+
+__all__ = ["SiteState", "DEFAULT_CAPACITY"]
+
+#: Hashes kept per site, at most.
+DEFAULT_CAPACITY: Final = 20_000
+_HEADER: Final = struct.Struct("<4sIIIIII")  # magic, pages, version, floor, frozen, n, n errors
+_MAGIC: Final = b"SLv1"
+
+
+@dataclass(eq=False)
+class SiteState:
+    """Pages seen, hash counts (upper bounds) and their possible over-counts, the current
+    template hashes and their version. ``frozen``: learning stopped (the table is empty)."""
+
+    pages: int = 0
+    counts: dict[int, int] = field(default_factory=dict)
+    errors: dict[int, int] = field(default_factory=dict)
+    floor: int = 0
+    version: int = 0
+    templates: frozenset[int] = frozenset()
+    frozen: bool = False
+
+    def add_page(self, hashes: Iterable[int], capacity: int = DEFAULT_CAPACITY) -> None:
+        """Count one page's distinct hashes (ignored once frozen)."""
+        if self.frozen:
+            return
+        self.pages += 1
+        counts, errors, floor = self.counts, self.errors, self.floor
+        for digest in hashes:
+            count = counts.get(digest)
+            if count is not None:
+                counts[digest] = count + 1
+            elif floor:
+                counts[digest] = floor + 1
+                errors[digest] = floor
+            else:
+                counts[digest] = 1
+        if len(counts) > capacity:
+            self._evict(capacity * 3 // 4)
+
+    def _evict(self, keep: int) -> None:
+        ranked = sorted(self.counts, key=self.counts.__getitem__, reverse=True)  # Space-Saving
+        for digest in ranked[keep:]:
+            self.floor = max(self.floor, self.counts.pop(digest))
+            self.errors.pop(digest, None)
+
+    def lower_bound(self, digest: int) -> int:
+        """Pages that surely held ``digest``."""
+        return self.counts.get(digest, 0) - self.errors.get(digest, 0)
+
+    def template_hashes(self, theta: float = THETA, min_df: int = MIN_DF) -> frozenset[int]:
+        """SiteLevel(θ) on the lower bounds: on more than θ of the pages and on ``min_df``."""
+        floor = theta * self.pages
+        return frozenset(
+            digest
+            for digest, count in self.counts.items()
+            if (bound := count - self.errors.get(digest, 0)) > floor and bound >= min_df
+        )
+
+    def refresh(self, theta: float = THETA, min_df: int = MIN_DF) -> bool:
+        """Recompute the templates; a changed set gets the next version. True if it changed."""
+        templates = self.template_hashes(theta, min_df)
+        if templates == self.templates:
+            return False
+        self.templates = templates
+        self.version += 1
+        return True
+
+    def freeze(self) -> None:
+        """Stop learning: keep the templates, drop the counts."""
+        self.frozen = True
+        self.counts, self.errors = {}, {}
+
+    # -- serialisation -----------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        hashes = list(self.counts)
+        error_hashes = [digest for digest in hashes if digest in self.errors]
+        return b"".join(
+            (
+                _HEADER.pack(
+                    _MAGIC,
+                    self.pages,
+                    self.version,
+                    self.floor,
+                    int(self.frozen),
+                    len(hashes),
+                    len(error_hashes),
+                ),
+                encode_hashes(hashes),
+                _uint32(self.counts[digest] for digest in hashes),
+                encode_hashes(error_hashes),
+                _uint32(self.errors[digest] for digest in error_hashes),
+                encode_hashes(sorted(self.templates)),
+            )
+        )
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> SiteState:
+        """The state :meth:`to_bytes` wrote; ValueError for anything else."""
+        if len(blob) < _HEADER.size or blob[:4] != _MAGIC:
+            raise ValueError("not a site state")
+        _, pages, version, floor, frozen, size, error_size = _HEADER.unpack_from(blob)
+        offset = _HEADER.size
+        hashes, offset = _take_hashes(blob, offset, size)
+        counts, offset = _take_uint32(blob, offset, size)
+        error_hashes, offset = _take_hashes(blob, offset, error_size)
+        errors, offset = _take_uint32(blob, offset, error_size)
+        if (len(blob) - offset) % 8:
+            raise ValueError("truncated site state")
+        templates = frozenset(decode_hashes(blob[offset:]))
+        return cls(
+            pages,
+            dict(zip(hashes, counts, strict=True)),
+            dict(zip(error_hashes, errors, strict=True)),
+            floor,
+            version,
+            templates,
+            bool(frozen),
+        )
+
+
+def _uint32(values: Iterable[int]) -> bytes:
+    packed = array("I", values)
+    if packed.itemsize != 4 or struct.pack("=I", 1) != struct.pack("<I", 1):
+        return struct.pack(f"<{len(packed)}I", *packed)
+    return packed.tobytes()
+
+
+def _take_hashes(blob: bytes, offset: int, size: int) -> tuple[list[int], int]:
+    end = offset + 8 * size
+    if end > len(blob):
+        raise ValueError("truncated site state")
+    return list(decode_hashes(blob[offset:end])), end
+
+
+def _take_uint32(blob: bytes, offset: int, size: int) -> tuple[list[int], int]:
+    end = offset + 4 * size
+    if end > len(blob):
+        raise ValueError("truncated site state")
+    return list(struct.unpack_from(f"<{size}I", blob, offset)), end

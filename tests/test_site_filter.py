@@ -1,0 +1,94 @@
+"""Site templates in extraction: the filter, the ``site_templates`` option and the context."""
+
+from __future__ import annotations
+
+import pickle
+
+from site_pages import page, story
+
+from scrapy_boilerplate import ExtractionContext, extract
+from scrapy_boilerplate.model import labels as L
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
+from scrapy_boilerplate.site.filter import SiteTemplateFilter
+from scrapy_boilerplate.site.hashing import decode_hashes, hash_tree
+from scrapy_boilerplate.site.sitelevel import site_level
+from scrapy_boilerplate.site.templates import (
+    LEARN_KEY,
+    SITE_TEMPLATES_KEY,
+    SiteTemplates,
+    templates_of,
+)
+
+
+def site_templates(count: int = 10) -> SiteTemplates:
+    hashes = site_level(hash_tree(parse_html(page(n))) for n in range(count))
+    return SiteTemplates.of(hashes, version=1, pages=count)
+
+
+def context(templates: SiteTemplates | None, learn: bool = False) -> ExtractionContext:
+    data: dict[str, object] = {LEARN_KEY: learn}
+    if templates is not None:
+        data[SITE_TEMPLATES_KEY] = templates
+    return ExtractionContext(site="example.com", site_data=data)
+
+
+def test_the_article_keeps_the_promo_without_site_templates() -> None:
+    assert "Subscribe" in extract(page(20), extractor="article").text
+    # the option alone changes nothing: the context carries no templates
+    assert "Subscribe" in extract(page(20), extractor="article", site_templates=True).text
+
+
+def test_site_templates_drop_the_repeated_promo_and_keep_the_story() -> None:
+    ctx = context(site_templates())
+    result = extract(page(20), extractor="article", site_templates=True, context=ctx)
+    assert "Subscribe" not in result.text
+    assert story(20) in result.text and "Headline U" in result.text
+    promo = next(block for block in result.blocks if "Subscribe" in block.text)
+    assert {L.SITE_TEMPLATE, L.STRICTLY_NOT_CONTENT} <= promo.labels
+    # off by default: the same context, no option
+    assert "Subscribe" in extract(page(20), extractor="article", context=ctx).text
+
+
+def test_article_learned_takes_the_option_too() -> None:
+    ctx = context(site_templates())
+    result = extract(page(20), extractor="article-learned", site_templates=True, context=ctx)
+    promo = next(block for block in result.blocks if "Subscribe" in block.text)
+    assert not promo.is_content and promo.score == 0.0
+
+
+def test_filter_needs_every_element_of_a_block_inside_templates() -> None:
+    templates = site_templates().hashes
+    doc = segment(parse_html(page(20)))
+    promo = next(block for block in doc.blocks if "Subscribe" in block.text)
+    story_block = next(block for block in doc.blocks if block.text.startswith("Report UA"))
+    promo.elements.extend(story_block.elements)  # as after a fusion with story text
+    for block in doc.blocks:
+        block.is_content = True
+    assert SiteTemplateFilter(templates)(doc)
+    assert promo.is_content and story_block.is_content
+    nav = next(block for block in doc.blocks if "Home" in block.text)
+    assert not nav.is_content and L.SITE_TEMPLATE in nav.labels
+    assert not SiteTemplateFilter(frozenset())(doc)
+
+
+def test_fingerprint_only_when_asked() -> None:
+    assert extract(page(1), extractor="article").site_fingerprint is None
+    result = extract(page(1), extractor="article", context=context(None, learn=True))
+    assert result.site_fingerprint is not None
+    hashes = set(decode_hashes(result.site_fingerprint))
+    assert hashes and hashes == set(
+        decode_hashes(pickle.loads(pickle.dumps(result)).site_fingerprint)
+    )
+    assert site_templates().hashes <= hashes
+
+
+def test_templates_travel_small_and_decode_once() -> None:
+    templates = site_templates()
+    assert len(templates) == len(templates.hashes)
+    assert len(pickle.dumps(context(templates))) < 200 + 8 * len(templates)
+    copy = pickle.loads(pickle.dumps(templates))
+    assert copy.hashes == templates.hashes
+    assert templates_of(context(templates)) == templates
+    assert templates_of(context(SiteTemplates.of(set(), 1, 10))) is None
+    assert templates_of(ExtractionContext()) is None

@@ -1,0 +1,64 @@
+"""Bounded SiteLevel counts of one site: counting, eviction lower bounds, serialisation."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_boilerplate.site.state import SiteState
+
+
+def test_counts_each_page_once_and_finds_templates() -> None:
+    state = SiteState()
+    for page in range(20):
+        state.add_page([1, 2, 100 + page] + ([3] if page < 3 else []))
+    assert state.pages == 20
+    assert state.counts[1] == 20 and state.counts[3] == 3
+    assert state.template_hashes() == {1, 2, 3}  # 3 > 0.1 x 20
+    assert state.refresh() and state.version == 1
+    assert not state.refresh() and state.version == 1
+
+
+def test_eviction_keeps_frequent_hashes_and_never_overstates_a_lower_bound() -> None:
+    state = SiteState()
+    capacity = 1_000  # 61 hashes a page: the floor stays below 10% of the pages
+    for page in range(200):
+        unique = range(10_000 + page * 60, 10_000 + page * 60 + 60)  # 60 new hashes a page
+        state.add_page([7, 8, *unique] + ([9] if page % 5 == 0 else []), capacity)
+        assert len(state.counts) <= capacity
+    assert state.floor > 0
+    assert state.lower_bound(7) == 200 and state.lower_bound(8) == 200
+    assert 0 < state.floor < 20
+    # 9 is on 40 of 200 pages: kept and a template; no lower bound exceeds the true count
+    assert state.lower_bound(9) <= 40 and 9 in state.template_hashes()
+    # a hash counted after evictions starts above the floor but has lower bound 1
+    last = 10_000 + 199 * 60
+    assert state.counts[last] > 1 and state.lower_bound(last) == 1
+    assert state.template_hashes() == {7, 8, 9}
+
+
+def test_frozen_state_keeps_templates_and_drops_counts() -> None:
+    state = SiteState()
+    for _ in range(5):
+        state.add_page([1, 2])
+    state.refresh()
+    state.freeze()
+    state.add_page([5])
+    assert state.pages == 5 and state.counts == {} and state.templates == {1, 2}
+
+
+def test_round_trip_through_bytes() -> None:
+    state = SiteState()
+    for page in range(50):
+        state.add_page([2**64 - 1, 1, page, page + 1000], capacity=40)
+    state.refresh()
+    copy = SiteState.from_bytes(state.to_bytes())
+    for name in ("pages", "counts", "errors", "floor", "version", "templates", "frozen"):
+        assert getattr(copy, name) == getattr(state, name), name
+    assert state.errors  # evictions happened
+    assert len(state.to_bytes()) <= 28 + 24 * len(state.counts) + 8 * len(state.templates)
+
+
+@pytest.mark.parametrize("blob", [b"", b"nope", b"SLv1" + b"\0" * 10])
+def test_unreadable_blobs_are_refused(blob: bytes) -> None:
+    with pytest.raises(ValueError):
+        SiteState.from_bytes(blob)
