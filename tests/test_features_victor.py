@@ -335,6 +335,10 @@ TRICKY_TEXTS = [
     "file.txt and v1.2.3 and e.g. this",
     "ÉTÉ à Paris — 14 juillet 2007.",
     "\x1c sep",
+    "on 2007-05-12 and 12/05/07, 1.2.2007",
+    "May 5, 2007 or 5th May 2007 or in September 2007",
+    "posted Tuesday at 5",
+    "-5 and 1.5 and 3/4 and 12-13-2007x",
 ]
 
 
