@@ -105,6 +105,23 @@ def test_calls_return_values_and_large_results(
     assert payload == b"x" * 5_000_000
 
 
+def checksum(data: bytes, tag: int) -> tuple[int, int, int]:
+    return tag, len(data), sum(data[::4096])
+
+
+@pytest_twisted.inlineCallbacks
+def test_arguments_larger_than_the_socket_buffers_arrive_whole_and_in_order(
+    processes: ProcessWorkers,
+) -> Generator[Any, Any, None]:
+    # 9 MB arguments do not fit the 4 MiB socket buffers: the rest of each frame, and the
+    # frames sent while it is pending, go through the transport's buffer, in order.
+    pages = [bytes([n]) * (9_000_000 + n) for n in range(6)]
+    pages[2] = b"small"
+    sent = [processes.submit(checksum, (page, n), None) for n, page in enumerate(pages)]
+    values = yield _gather(sent)
+    assert values == [checksum(page, n) for n, page in enumerate(pages)]
+
+
 def _gather(deferreds: list[Deferred[Any]]) -> Deferred[list[Any]]:
     from twisted.internet.defer import gatherResults
 

@@ -50,7 +50,9 @@ from typing import Any, Protocol
 from twisted.internet import protocol
 from twisted.internet.base import DelayedCall
 from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IPullProducer
 from twisted.python.failure import Failure
+from zope.interface import implementer
 
 __all__ = [
     "ExtractionTimeoutError",
@@ -186,21 +188,54 @@ def _pickled_error(exc: Exception) -> bytes:
 # -- the reactor side -------------------------------------------------------------------------
 
 
+@implementer(IPullProducer)
 class _Channel(protocol.Protocol):
-    """The reactor's end of one worker's socket: length-prefixed frames in both directions."""
+    """The reactor's end of one worker's socket: length-prefixed frames in both directions.
+
+    A frame is written straight to the socket when nothing waits in the transport's buffer
+    (usually all of it: the buffers hold a page), with no write callback to register; whatever
+    the socket does not take goes through the transport, and frames queue behind it until the
+    transport has drained (it asks its pull producer, this channel, for more).
+    """
 
     def __init__(self, worker: _Worker) -> None:
         self.worker = worker
         self._buffer = bytearray()
         self._expected: int | None = None
+        self._transport_busy = False
 
     def send(self, payload: bytes) -> None:
+        header = _HEADER.pack(len(payload))
+        sent = 0 if self._transport_busy else self._send_now(header, payload)
+        if sent == len(header) + len(payload):
+            return
         transport: Any = self.transport
-        transport.write(_HEADER.pack(len(payload)) + payload)
+        self._transport_busy = True
+        if sent < len(header):
+            transport.write(header[sent:] + payload)
+        else:
+            transport.write(payload[sent - len(header) :])
+
+    def _send_now(self, header: bytes, payload: bytes) -> int:
+        """Bytes of ``header + payload`` the socket took at once (0 if it would block or the
+        transport is gone; the transport then writes, or reports the loss)."""
+        transport: Any = self.transport
+        try:
+            sent: int = transport.getHandle().sendmsg([header, payload])
+        except (OSError, AttributeError):
+            return 0
+        return sent
+
+    def resumeProducing(self) -> None:  # noqa: N802 (Twisted API: the transport has drained)
+        self._transport_busy = False
+
+    def stopProducing(self) -> None:  # noqa: N802 (Twisted API)
+        pass
 
     def connectionMade(self) -> None:  # noqa: N802 (Twisted API)
         transport: Any = self.transport
         transport.bufferSize = _SOCKET_BUFFER  # read a whole result at once
+        transport.registerProducer(self, False)
 
     def dataReceived(self, data: bytes) -> None:  # noqa: N802 (Twisted API)
         self._buffer += data
