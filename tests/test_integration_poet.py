@@ -114,3 +114,64 @@ def test_a_page_the_crawl_does_not_extract_gives_an_article_without_body(site: s
 )
 def test_dates_take_the_zyte_common_items_format(value: str | None, expected: str | None) -> None:
     assert _zyte_date(value) == expected
+
+
+PROVIDER = "scrapy_boilerplate.integration.poet.BoilerplateArticleProvider"
+
+
+def _providers(**settings: Any) -> list[str]:
+    from scrapy.settings import Settings
+
+    from scrapy_boilerplate.integration.addon import Addon
+
+    crawl_settings = Settings(settings)
+    Addon().update_settings(crawl_settings)
+    return [
+        f"{provider.__module__}.{provider.__qualname__}"
+        for provider in crawl_settings.getdict("SCRAPY_POET_PROVIDERS")
+    ]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"ADDONS": {"scrapy_poet.Addon": 300}},
+        {"ADDONS": {"scrapy_poet.Addon": 320}},  # listed after this add-on
+        {"DOWNLOADER_MIDDLEWARES": {"scrapy_poet.InjectionMiddleware": 543}},
+        {"DOWNLOADER_MIDDLEWARES": {"scrapy_poet.downloadermiddlewares.InjectionMiddleware": 1}},
+    ],
+)
+def test_the_provider_is_registered_when_the_crawl_uses_scrapy_poet(
+    settings: dict[str, Any],
+) -> None:
+    assert _providers(**settings) == [PROVIDER]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{}, {"DOWNLOADER_MIDDLEWARES": {"scrapy_poet.InjectionMiddleware": None}}],
+    ids=["not-listed", "disabled"],
+)
+def test_a_crawl_without_scrapy_poet_gets_no_provider(settings: dict[str, Any]) -> None:
+    assert _providers(**settings) == []
+
+
+def test_a_crawl_without_scrapy_poet_or_url_patterns_does_not_import_them() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from scrapy.settings import Settings\n"
+        "from scrapy_boilerplate.integration.addon import Addon\n"
+        "from scrapy_boilerplate.integration.settings import BoilerplateConfig\n"
+        "settings = Settings()\n"
+        "Addon().update_settings(settings)\n"
+        "BoilerplateConfig.from_settings(settings)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules}"
+        " & {'scrapy_poet', 'web_poet', 'zyte_common_items', 'url_matcher', 'tldextract'}))\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    assert output.strip() == "[]"

@@ -42,7 +42,8 @@ class Addon:
     ``BOILERPLATE_*`` defaults with the ``addon`` priority: values in ``settings.py``,
     ``custom_settings`` or ``-s`` win, and a component the user already listed keeps its order.
 
-    With scrapy-poet installed it registers the page input provider of
+    When the crawl uses scrapy-poet (its add-on in ``ADDONS`` or its ``InjectionMiddleware`` in
+    ``DOWNLOADER_MIDDLEWARES``) it registers the page input provider of
     :class:`~scrapy_boilerplate.integration.poet.BoilerplateArticlePage` in
     ``SCRAPY_POET_PROVIDERS``. Before any crawler exists it also registers the ``@boilerplate``
     contract in ``SPIDER_CONTRACTS``, which ``scrapy check`` reads from the project settings.
@@ -68,7 +69,28 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", BoilerplatePipeline, PIPELINE_PRIORITY
         )
-        if all(importlib.util.find_spec(name) for name in ("scrapy_poet", "zyte_common_items")):
+        if _uses_scrapy_poet(settings) and importlib.util.find_spec("zyte_common_items"):
             settings.setdefault_in_component_priority_dict(
                 "SCRAPY_POET_PROVIDERS", load_object(POET_PROVIDER), POET_PROVIDER_PRIORITY
             )
+
+
+def _uses_scrapy_poet(settings: BaseSettings) -> bool:
+    """Whether scrapy-poet's add-on or injection middleware is enabled, judged by their names:
+    a crawl that does not use it never imports it (nor zyte-common-items, a few hundred
+    modules)."""
+    enabled = [
+        *settings.getdict("ADDONS").items(),
+        *settings.getdict("DOWNLOADER_MIDDLEWARES").items(),
+    ]
+    return any(
+        priority is not None and _qualified_name(component).startswith("scrapy_poet.")
+        for component, priority in enabled
+    )
+
+
+def _qualified_name(component: object) -> str:
+    if isinstance(component, str):
+        return component
+    kind = component if isinstance(component, type) else type(component)
+    return f"{kind.__module__}.{kind.__qualname__}"

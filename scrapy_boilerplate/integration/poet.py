@@ -9,7 +9,7 @@ Needs the ``poet`` extra (scrapy-poet, web-poet, zyte-common-items) and both add
 
 The page object reads the add-on's extraction of the response through the page input
 :class:`BoilerplateArticle`, provided by :class:`BoilerplateArticleProvider` (registered by the
-add-on in ``SCRAPY_POET_PROVIDERS`` when scrapy-poet is installed). The extraction runs in the
+add-on in ``SCRAPY_POET_PROVIDERS`` when the crawl enables scrapy-poet). The extraction runs in the
 crawl's workers, once per response, with the crawl's settings, domain overrides and meta keys.
 """
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from url_matcher import Patterns, URLMatcher
-from url_matcher.patterns import pattern_parse
+if TYPE_CHECKING:
+    from url_matcher import URLMatcher
 
 __all__ = ["ACCEPTED", "UrlPatternError", "UrlRules", "normalise_pattern"]
 
@@ -70,6 +70,8 @@ def _parse(key: object) -> _Parts:
         raise UrlPatternError(f"a key must be a string, got {type(key).__name__}")
     if not key or any(char.isspace() for char in key):
         raise UrlPatternError("a key must not be empty nor contain whitespace")
+    from url_matcher.patterns import pattern_parse  # imported when a crawl has patterns
+
     scheme, netloc, path, query, fragment = pattern_parse(key.lstrip("."))
     if fragment or key.endswith("#"):
         raise UrlPatternError("a fragment (#...) is never part of a response URL")
@@ -151,18 +153,23 @@ class UrlRules(Generic[T]):
         self.patterns: tuple[str, ...] = tuple(pattern for pattern, _ in ranked)
         self._values = dict(ranked)
         self._priority = {pattern: rank for rank, pattern in enumerate(self.patterns, 1)}
-        self._with_port = URLMatcher()
-        self._without_port = URLMatcher()
-        for pattern in self.patterns:
-            matcher = self._with_port if _parse(pattern).port else self._without_port
-            matcher.add_or_update(pattern, Patterns([pattern], priority=self._priority[pattern]))
+        self._with_port: URLMatcher | None = None
+        self._without_port: URLMatcher | None = None
+        if self.patterns:  # url-matcher (and what it imports) only when there are patterns
+            from url_matcher import Patterns, URLMatcher
+
+            self._with_port, self._without_port = URLMatcher(), URLMatcher()
+            for pattern in self.patterns:
+                matcher = self._with_port if _parse(pattern).port else self._without_port
+                priority = self._priority[pattern]
+                matcher.add_or_update(pattern, Patterns([pattern], priority=priority))
 
     def __len__(self) -> int:
         return len(self.patterns)
 
     def match(self, url: str | None) -> T | None:
         """The value of the most specific pattern matching ``url`` (None: none, or no URL)."""
-        if not self.patterns or not url:
+        if self._with_port is None or self._without_port is None or not url:
             return None
         forms = _url_forms(url)
         if forms is None:
