@@ -2,7 +2,8 @@
 
 Serves N local pages from a separate process on 127.0.0.1 and crawls them with Scrapy (each
 crawl in a fresh process, modes interleaved, ``--repeat`` times), then prints a markdown table:
-pages/s (median), the ratio to the crawl without the add-on, extraction time per page and the
+pages/s (median), the ratio to the crawl without the add-on (the median over rounds of the
+ratio to the baseline run of the same round), extraction time per page and the
 reactor's lag (a 10 ms LoopingCall: how late each tick ran, i.e. how long the event loop was
 blocked; 95th percentile and worst, median over runs) and the crawl process's own CPU time per
 page: all of it (start-up included) and between spider_opened and spider_closed (worker
@@ -248,7 +249,14 @@ def main() -> None:
     def rate(run: dict[str, Any]) -> float:
         return run["responses"] / run["elapsed"]
 
-    base = statistics.median(rate(r) for r in runs["baseline"]) if "baseline" in runs else None
+    def paired_ratio(mode_runs: list[dict[str, Any]]) -> float | None:
+        """Median over rounds of this mode's rate over the baseline's in the same round (runs
+        of one round are back to back, so a machine that slows down for a while counts once)."""
+        if "baseline" not in runs:
+            return None
+        pairs = zip(mode_runs, runs["baseline"], strict=True)
+        return statistics.median(rate(run) / rate(base_run) for run, base_run in pairs)
+
     mean_size = sum(map(len, pages)) / len(pages) / 1024
     print(
         f"Pages: {source} (mean {mean_size:.0f} KiB), server latency {args.latency_ms:g} ms, "
@@ -268,7 +276,8 @@ def main() -> None:
     for mode in modes:
         mode_runs = runs[mode]
         median_rate = statistics.median(rate(r) for r in mode_runs)
-        ratio = f"{median_rate / base:.0%}" if base else "n/a"
+        paired = paired_ratio(mode_runs)
+        ratio = "n/a" if paired is None else f"{paired:.0%}"
         last = mode_runs[-1]
         per_page = last["extraction_ms"] / last["processed"] if last["processed"] else 0.0
         max_lag = statistics.median(r["max_lag_ms"] for r in mode_runs)
