@@ -354,3 +354,24 @@ def test_urls() -> None:
     assert clean_url("data:image/png;base64,AAAA", "https://news.example/") is None
     assert clean_url("http://[::1", "https://news.example/") is None
     assert clean_url("https://news.example/" + "a" * 5000, None) is None
+
+
+def test_reading_leaves_no_reference_cycle_holding_the_tree(use_extruct: bool) -> None:
+    # A cycle would keep the page's tree alive until the next garbage collection.
+    import gc
+
+    html = page(GRAPH + '<meta property="og:title" content="Otters">', "<time>2025-03-03</time>")
+    root = parse_html(html)
+    read_metadata(root, URL, use_extruct=use_extruct)  # imports and caches first
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        read_metadata(parse_html(html), URL, use_extruct=use_extruct)
+        gc.collect()
+        garbage = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert garbage == []

@@ -61,7 +61,11 @@ def extruct_available() -> bool:
 
 
 class _Reader:
-    """Reads the sources of one page on demand, each at most once."""
+    """Reads the sources of one page on demand, each at most once.
+
+    It holds no callable bound to itself: a reference cycle would keep the page's tree alive
+    until the next garbage collection instead of freeing it with the reader.
+    """
 
     def __init__(
         self, root: Element, url: str | None, anchor: Element | None, use_extruct: bool
@@ -72,20 +76,26 @@ class _Reader:
         self.tags = _guarded("tags", lambda: page_tags(root), _NO_TAGS)
         self.base_url = _base_url(url, self.tags.base_href)
         self.found: dict[str, Found] = {}
-        self.readers: dict[str, Callable[[Found], None]] = {
-            "jsonld": self._jsonld,
-            "microdata": self._microdata,
-            "opengraph": lambda found: read_opengraph(found, self.tags),
-            "html": lambda found: read_fallbacks(found, self.tags, self.anchor),
-        }
 
     def source(self, name: str) -> Found:
         """What source ``name`` found (read on first call)."""
         if name not in self.found:
             found = Found(self.base_url)
-            _guarded(name, lambda: self.readers[name](found), None)
+            _guarded(name, lambda: self._read(name, found), None)
             self.found[name] = found
         return self.found[name]
+
+    def _read(self, name: str, found: Found) -> None:
+        if name == "jsonld":
+            self._jsonld(found)
+        elif name == "microdata":
+            self._microdata(found)
+        elif name == "opengraph":
+            read_opengraph(found, self.tags)
+        elif name == "html":
+            read_fallbacks(found, self.tags, self.anchor)
+        else:
+            raise ValueError(f"unknown metadata source {name!r}")
 
     def _jsonld(self, found: Found) -> None:
         read_schema(found, schema_objects(jsonld_documents(self.tags.jsonld, self.extruct)))
