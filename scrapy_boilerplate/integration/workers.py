@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import pickle
@@ -157,11 +158,16 @@ def _serve(
     warm_up: Callable[[], object] | None = None,
 ) -> None:
     """A worker's loop: run ``warm_up()`` (its errors ignored), say it is ready (an empty
-    frame), then read a call, run it, write ``(ok, value)`` back, until the socket closes."""
+    frame), then read a call, run it, write ``(ok, value)`` back, until the socket closes.
+
+    What the worker holds once warmed up (the crawl's objects inherited by the fork, the
+    imported modules) is frozen out of the garbage collector: its collections then scan only
+    what the calls make, and never touch (so never copy) the pages shared with the crawl."""
     _detach(parent_pid, stale_fds)
     if warm_up is not None:
         with contextlib.suppress(Exception):  # the calls find out, with their URLs
             warm_up()
+    gc.freeze()
     sock.sendall(_HEADER.pack(0))
     while True:
         header = _read_exactly(sock, _HEADER.size)
