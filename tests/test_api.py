@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from gc_support import cyclic_garbage
 
 from scrapy_boilerplate import available_extractors, extract, get_extractor, register_extractor
 from scrapy_boilerplate.filters.basic import MarkEverythingContent
@@ -115,20 +116,7 @@ def test_users_can_register_their_own_chain() -> None:
 def test_an_extraction_leaves_no_reference_cycle(name: str) -> None:
     # Without cycles a page's tree and blocks are freed as soon as the result is dropped, not
     # at the next garbage collection (which then costs more, in the crawl's worker processes).
-    import gc
-
     html = (Path(__file__).parent / "fixtures" / "pages" / "article.html").read_bytes()
     extractor = get_extractor(name, metadata=True, include_markdown=True, include_html=True)
     extractor.extract(html, "https://news.example/a.html")  # imports and caches first
-    gc.collect()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        extractor.extract(html, "https://news.example/a.html")
-        gc.collect()
-        garbage = list(gc.garbage)
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
-    assert garbage == []
+    assert cyclic_garbage(lambda: extractor.extract(html, "https://news.example/a.html")) == []

@@ -5,6 +5,7 @@ and with the built-in JSON-LD reader."""
 from __future__ import annotations
 
 import pytest
+from gc_support import cyclic_garbage
 
 import scrapy_boilerplate.page.metadata as metadata_module
 from scrapy_boilerplate.model.metadata import ArticleMetadata
@@ -358,20 +359,9 @@ def test_urls() -> None:
 
 def test_reading_leaves_no_reference_cycle_holding_the_tree(use_extruct: bool) -> None:
     # A cycle would keep the page's tree alive until the next garbage collection.
-    import gc
-
     html = page(GRAPH + '<meta property="og:title" content="Otters">', "<time>2025-03-03</time>")
     root = parse_html(html)
     read_metadata(root, URL, use_extruct=use_extruct)  # imports and caches first
-    gc.collect()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        read_metadata(parse_html(html), URL, use_extruct=use_extruct)
-        gc.collect()
-        garbage = list(gc.garbage)
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
-    assert garbage == []
+    assert (
+        cyclic_garbage(lambda: read_metadata(parse_html(html), URL, use_extruct=use_extruct)) == []
+    )
