@@ -181,6 +181,32 @@ def test_keyword_masks_of_random_names(seed: int) -> None:
         assert _nodes.keyword_mask(value) == keyword_mask(value), value
 
 
+HREFS = [
+    "/a", "a.html", "#top", "?q=1", "", "  ", "//news.com/x", "//www.news.com/x", "//other.org",
+    "https://news.com", "HTTPS://NEWS.COM/x", "http://www.news.com:80/", "http://u@news.com/",
+    "http://news.com.evil.org/", "http://evil.org/?u=news.com", "mailto:x@news.com",
+    "javascript:void(0)", "ftp://news.com/", " http://news.com ", "http://ne\tws.com/",
+    "http://news\n.com", "\thttp://news.com", "\x01http://news.com", "http://[::1]/",
+    "http://[bad/", "http://bad]/", "http://n%65ws.com", "http://news.com%ZONE/",
+    "http://\u00f1ews.com/", "http://news.com\u3002x/", "tel:123", "news.com/x", "c:/path",
+    "http:news.com", "http:/news.com", "//", "http://", "http://www./", "http://WWW.News.Com",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("host", ["news.com", "", "other.org", "news.com%ZONE", "com"])
+def test_internal_links(host: str) -> None:
+    """The twin's shortcut (no parsing when the host is not in the link) and its cache."""
+    for _ in range(2):  # the second time from the cache
+        for href in HREFS:
+            try:
+                expected = nodes._is_internal(href, host)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    _nodes.is_internal(href, host)
+                continue
+            assert _nodes.is_internal(href, host) == expected, href
+
+
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "section", "nav", "img", "input", "td", "h2"]
 SKIPPED = ["script", "style", "svg", "textarea", "noscript", "iframe", "template"]
 ATTRIBUTES = [

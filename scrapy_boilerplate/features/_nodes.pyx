@@ -4,20 +4,22 @@
 The pure-Python :func:`~scrapy_boilerplate.features.nodes.node_table_pure` and
 :func:`~scrapy_boilerplate.features.node_features.node_feature_rows_pure` are the reference;
 these functions give the same values (``tests/test_features_nodes_twin.py`` checks that on
-hand-made and random trees and, when present, on every page of the shared datasets). The walk
-reads libxml2 nodes through lxml's public C API: lengths are counted on the UTF-8 bytes, the
-text is decoded once and scanned with the same character classes as ``str.split`` and the
-word pattern (``Py_UNICODE_ISSPACE``, ``Py_UNICODE_ISALNUM``). The rules that call for
-Python (hidden elements, internal links, title words, class/id keywords) call the same
-Python functions as the reference. A tree with nodes the walk does not take (comments,
-processing instructions, entities, namespaced elements or attributes) gives ``None``: the
-caller then runs the reference.
+hand-made, API-built, random and fixture pages and, when present, on every page of the shared
+datasets). The walk reads libxml2 nodes through lxml's public C API: lengths are counted on the
+UTF-8 bytes, each text is decoded once and scanned with the character classes of ``str.split``
+and of the word patterns (``Py_UNICODE_ISSPACE``, ``Py_UNICODE_ISALNUM``). Hidden elements are
+decided by ``tags.is_hidden`` and links by ``nodes._is_internal`` (cached, and skipped when the
+page's host is not in the link); the class/id keyword groups that are sets of literal words
+are found by one scan of the names (the others by their pattern), and element bits are cached
+by tag and attribute values. A tree with nodes the walk does not take (comments, processing
+instructions, entities, namespaced elements or attributes) gives ``None``: the caller then
+runs the reference.
 """
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.math cimport fabs, log, log1p
+from libc.math cimport fabs, log, log1p, signbit
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport strcmp, strlen
@@ -58,7 +60,7 @@ cdef dict _keyword_cache = {}  # lower-cased class/id names -> keyword bits
 cdef object _row_tail = None
 cdef dict _tail_cache = None
 cdef dict _mask_cache = {}  # (tag, values of MASK_ATTRIBUTES) -> element_bits
-cdef dict _internal_cache = {}  # (host, href) -> _is_internal
+cdef dict _internal_cache = {}  # (href, host) -> _is_internal
 cdef Py_ssize_t _CACHE_LIMIT = 100_000
 cdef dict _TAG_INDEX = None
 cdef Py_ssize_t _OTHER_TAG = 0
@@ -244,6 +246,16 @@ cdef object _keyword_bits(str value):
     return found
 
 
+cdef inline bint _has_masked_attribute(xmlNode* node) noexcept nogil:
+    """Whether ``node`` has an attribute ``structure.element_bits`` reads."""
+    cdef xmlAttr* attribute = node.properties
+    while attribute is not NULL:
+        if attribute.ns is NULL and _among(<const char*>attribute.name, _MASKED_C, _N_MASKED):
+            return True
+        attribute = attribute.next
+    return False
+
+
 cdef object _mask_of(str tag, tuple values):
     """``structure._element_mask`` of an element with this tag and these values of
     ``MASK_ATTRIBUTES`` (``None`` for an absent attribute)."""
@@ -302,14 +314,42 @@ cdef Py_ssize_t _title_words(str text, vocabulary) except -1:
     return count
 
 
+def is_internal(str href, str host):
+    """``nodes._is_internal(href, host)`` (for the tests)."""
+    if not _loaded:
+        _load()
+    return _internal(href, host)
+
+
 cdef bint _internal(str href, str host) except -1:
-    """``nodes._is_internal(href, host)``, cached."""
+    """``nodes._is_internal(href, host)``, cached; without parsing ``href`` when ``host`` is
+    not in it.
+
+    The host ``urlsplit`` finds is a lower-cased piece of the stripped ``href`` once tabs and
+    line breaks are taken out (``www.`` removed: still a piece), unless a ``%`` keeps a zone's
+    case; an ASCII ``href`` without brackets never makes it raise. So when the page's host is
+    not in that text, an absolute link is external and a relative one internal, as the
+    reference says.
+    """
     key = (href, host)
     internal = _internal_cache.get(key)
-    if internal is None:
-        if len(_internal_cache) >= _CACHE_LIMIT:
-            _internal_cache.clear()
-        internal = _internal_cache[key] = bool(_is_internal(href, host))
+    if internal is not None:
+        return internal
+    if len(_internal_cache) >= _CACHE_LIMIT:
+        _internal_cache.clear()
+    stripped = href.strip()
+    if (
+        host
+        and stripped.isascii()
+        and "[" not in stripped
+        and "]" not in stripped
+        and "%" not in stripped
+        and host not in stripped.replace("\t", "").replace("\r", "").replace("\n", "").lower()
+    ):
+        internal = not (stripped.startswith("//") or ":" in stripped.split("/", 1)[0])
+    else:
+        internal = bool(_is_internal(href, host))
+    _internal_cache[key] = internal
     return internal
 
 
@@ -664,20 +704,26 @@ def feature_rows(table, tree, area):
     cdef Py_ssize_t page_chars = _at_least_one(chars_of[0])
     cdef Py_ssize_t title_vocabulary = _at_least_one(table.title_vocabulary)
     cdef double page_area, log_page_words, start, end, node_area, ratio
-    cdef double values[22]
+    cdef double values[21]
+    cdef object zero = 0.0, one = 1.0, page_words_value
     cdef uint64_t own
     cdef uint64_t* inherited
     cdef Py_ssize_t* visible_children
     cdef cetree._Element element
     cdef list rows = [], row
-    cdef tuple tail
-    cdef object tag
+    cdef tuple tail, entry
+    cdef object tag, tag_index
+    cdef dict by_name = {}  # address of a plain element's name -> (tag, tag index, bare mask)
+    cdef xmlNode* node
+    cdef tuple no_values
     if not _loaded:
         _load()
+    no_values = (None,) * _N_MASKED
     page_area = areas[0]
     if not page_area > 1.0:
         page_area = 1.0
     log_page_words = log1p(<double>words_of[0])
+    page_words_value = log_page_words
     for j in range(n):
         depth = depth_of[nodes[j]]
         if depth > max_depth:
@@ -696,8 +742,23 @@ def feature_rows(table, tree, area):
         for j in range(n):
             i = nodes[j]
             element = elements[i]
-            tag = element.tag
-            own = _element_mask(element._c_node, element, tag)
+            node = element._c_node
+            if node.ns is NULL:  # the tag is the name: its facts once per name
+                entry = by_name.get(<size_t>node.name)
+                if entry is None:
+                    tag = element.tag
+                    entry = by_name[<size_t>node.name] = (
+                        tag, _TAG_INDEX.get(tag, _OTHER_TAG), _mask_of(tag, no_values)
+                    )
+                tag, tag_index, bare = entry
+                if _has_masked_attribute(node):
+                    own = _element_mask(node, element, tag)
+                else:
+                    own = bare
+            else:
+                tag = element.tag
+                tag_index = _TAG_INDEX.get(tag, _OTHER_TAG)
+                own = _element_mask(node, element, tag)
             up = parents[j]
             inherited[j] = own | (inherited[up] if up >= 0 else 0)
             chars = chars_of[i]
@@ -730,17 +791,22 @@ def feature_rows(table, tree, area):
             values[18] = log(<double>weights[j])
             values[19] = log1p(<double>(<Py_ssize_t>images_of[i]))
             values[20] = log1p(<double>(<Py_ssize_t>inputs_of[i]))
-            values[21] = log_page_words
-            tag_index = _TAG_INDEX.get(tag, _OTHER_TAG)
             tail = _tail_cache.get((tag_index, own, inherited[j]))
             if tail is None:
                 tail = _row_tail(tag_index, own, inherited[j])
             width = 22 + len(tail)
             row = PyList_New(width)
-            for k in range(22):
-                value = values[k]
+            for k in range(21):  # the frequent 0.0 and 1.0 as shared objects
+                if values[k] == 0.0 and not signbit(values[k]):
+                    value = zero
+                elif values[k] == 1.0:
+                    value = one
+                else:
+                    value = values[k]
                 Py_INCREF(value)
                 PyList_SET_ITEM(row, k, value)
+            Py_INCREF(page_words_value)  # one float object for the page's every row
+            PyList_SET_ITEM(row, 21, page_words_value)
             for k in range(22, width):
                 value = tail[k - 22]
                 Py_INCREF(value)
