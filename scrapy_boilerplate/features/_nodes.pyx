@@ -25,17 +25,18 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport strcmp, strlen
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
-    XML_CDATA_SECTION_NODE,
     XML_COMMENT_NODE,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
     XML_PI_NODE,
     XML_TEXT_NODE,
-    XML_XINCLUDE_END,
-    XML_XINCLUDE_START,
     xmlAttr,
     xmlNode,
 )
+
+from ..page._libxml cimport has_attribute as _has_attribute
+from ..page._libxml cimport may_hide as _may_hide
+from ..page._libxml cimport text_node_or_skip as _text_node_or_skip
 
 cetree.import_lxml__etree()
 
@@ -125,24 +126,6 @@ cdef inline bint _among(const char* name, const char** names, Py_ssize_t n) noex
         if names[k][0] == name[0] and strcmp(names[k], name) == 0:
             return True
     return False
-
-
-cdef inline bint _has_attribute(xmlNode* node, const char* name) noexcept nogil:
-    """Whether ``node`` has the namespace-less attribute ``name`` (lxml's ``.get(name)``)."""
-    cdef xmlAttr* attribute = node.properties
-    while attribute is not NULL:
-        if attribute.ns is NULL and strcmp(<const char*>attribute.name, name) == 0:
-            return True
-        attribute = attribute.next
-    return False
-
-
-cdef inline bint _may_hide(xmlNode* node) noexcept nogil:
-    """Whether ``node`` has an attribute ``tags.is_hidden`` reads (then it decides)."""
-    return node.properties is not NULL and (
-        _has_attribute(node, b"hidden") or _has_attribute(node, b"aria-hidden")
-        or _has_attribute(node, b"style")
-    )
 
 
 cdef object _attribute_value(xmlNode* node, const char* name):
@@ -364,17 +347,6 @@ cdef inline Py_ssize_t _characters(const unsigned char* text) noexcept nogil:
         n += (text[0] & 0xC0) != 0x80
         text += 1
     return n
-
-
-cdef inline xmlNode* _text_node_or_skip(xmlNode* node) noexcept nogil:
-    while node is not NULL:
-        if node.type == XML_TEXT_NODE or node.type == XML_CDATA_SECTION_NODE:
-            return node
-        if node.type == XML_XINCLUDE_START or node.type == XML_XINCLUDE_END:
-            node = node.next
-        else:
-            return NULL
-    return NULL
 
 
 cdef Py_ssize_t _text_length(xmlNode* first) noexcept nogil:
