@@ -35,20 +35,22 @@ def compiled(name: str, **options: list[str]) -> list[Extension]:
     return extensions
 
 
-def speedups() -> list[Extension]:
-    """The hot loops of the page stage, built against lxml's headers."""
+def on_lxml(name: str) -> list[Extension]:
+    """A compiled twin that reads lxml's trees, built against lxml's headers."""
     try:
         import lxml
     except ImportError:
         return []
-    return compiled("scrapy_boilerplate.page._speedups", include_dirs=lxml.get_include())
+    return compiled(name, include_dirs=lxml.get_include())
 
 
 setup(
     ext_modules=[
-        *speedups(),
+        *on_lxml("scrapy_boilerplate.page._speedups"),
+        *on_lxml("scrapy_boilerplate.features._nodes"),
         *compiled("scrapy_boilerplate.classifiers._gbdt"),
         *compiled("scrapy_boilerplate.filters._isotonic"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
+        *compiled("scrapy_boilerplate.classifiers._template"),
     ]
 )

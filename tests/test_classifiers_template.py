@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from template_pages import PAGE, STORY
 
+from scrapy_boilerplate.classifiers import template as template_module
 from scrapy_boilerplate.classifiers.template import (
     PageTemplateFilter,
     TemplateModel,
@@ -19,10 +24,11 @@ from scrapy_boilerplate.classifiers.template import (
     page_nodes,
     penalties,
     template_scores,
+    template_scores_pure,
 )
 from scrapy_boilerplate.features.node_features import node_feature_names
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import segment
+from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
 
 
 def link_model(**metadata: float) -> TemplateModel:
@@ -161,3 +167,76 @@ def test_the_shipped_model_loads_and_names_its_operating_point() -> None:
     assert len(model.area_cuts) == 3
     assert {"c", "threshold", "basic_threshold", "trained_on"} <= set(model.metadata)
     assert model.metadata["trained_on"] == "wcxb-dev"
+
+
+# -- the compiled twin of the scores -------------------------------------------------------
+
+needs_twin = pytest.mark.skipif(
+    template_module._template is None and not os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"),
+    reason="the compiled _template is not built",
+)
+
+
+def full_model(rng: random.Random, scale: float) -> TemplateModel:
+    """A model on every feature, in order, with random cuts and coefficients."""
+    width = len(node_feature_names())
+    return TemplateModel(
+        feature_names=tuple(node_feature_names()),
+        area_cuts=tuple(sorted(rng.uniform(0.0, 6.0) for _ in range(3))),
+        intercepts=tuple(rng.uniform(-5.0, 5.0) for _ in range(4)),
+        coefs=tuple(
+            tuple(
+                rng.choice([0.0, -0.0, rng.uniform(-1, 1), rng.uniform(-scale, scale)])
+                for _ in range(width)
+            )
+            for _ in range(4)
+        ),
+    )
+
+
+@needs_twin
+@pytest.mark.parametrize("seed", range(5))
+def test_compiled_scores_equal_pure_on_random_rows(seed: int) -> None:
+    """Large and cancelling terms too: the twin sums as the interpreter's ``sum`` does."""
+    rng = random.Random(seed)
+    width = len(node_feature_names())
+    for scale in (1.0, 1e8, 1e16):
+        model = full_model(rng, scale)
+        rows = [
+            [
+                rng.choice([0.0, -0.0, 1.0, rng.random(), rng.uniform(-1e9, 1e9)])
+                for _ in range(width)
+            ]
+            for _ in range(200)
+        ]
+        rows += [[0.0] * width, [1e6] * width, [-1e6] * width]
+        fast = template_scores(model, rows)
+        assert repr(fast) == repr(template_scores_pure(model, rows))
+
+
+@needs_twin
+def test_the_compiled_scores_leave_other_rows_to_the_reference() -> None:
+    model = full_model(random.Random(7), 1.0)
+    width = len(node_feature_names())
+    assert template_module._template is not None
+    twin = template_module._template.template_scores
+    args = (model.area_cuts, model.intercepts, model.coefs)
+    log_area = node_feature_names().index("log_area")
+    assert twin([[0.5] * width], log_area, *args) is not None
+    assert twin([[1] * width], log_area, *args) is None  # ints
+    assert twin([(0.5,) * width], log_area, *args) is None  # tuples
+    assert twin([[0.5] * (width - 1)], log_area, *args) is None  # short rows
+    int_rows = [[1] * width, [0] * width]
+    assert template_scores(model, int_rows) == template_scores_pure(model, int_rows)
+    assert template_scores(link_model(), [[0.5] * width]) == template_scores_pure(
+        link_model(), [[0.5] * width]
+    )
+
+
+def test_the_environment_variable_selects_the_pure_scores() -> None:
+    code = "from scrapy_boilerplate.classifiers import template\nassert not template.ACCELERATED\n"
+    env = {**os.environ, PURE_PYTHON_ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

@@ -34,6 +34,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
+from ..page.segmentation import compiled_twin
 from .nodes import NodeTable, VisibleTree
 from .structure import element_bit_names, element_bits
 
@@ -43,6 +44,7 @@ __all__ = [
     "EXTENDED_FEATURES",
     "node_feature_names",
     "node_feature_rows",
+    "node_feature_rows_pure",
 ]
 
 #: Tag groups of the one-hot tag features; any other tag is ``tag_other``.
@@ -103,28 +105,59 @@ EXTENDED_FEATURES: Final = (
 )
 
 
+_nodes = compiled_twin(f"{__package__}._nodes")
+
+
 def node_feature_names() -> list[str]:
     """The names of the values of a row of :func:`node_feature_rows`, in order."""
     return list(EXTENDED_FEATURES)
 
 
 _bits_cache: dict[int, tuple[float, ...]] = {}
+_tail_cache: dict[tuple[int, int, int], tuple[float, ...]] = {}
+_CACHE_LIMIT: Final = 10_000
 
 
 def _bits(mask: int, width: int) -> tuple[float, ...]:
     """``mask`` as 0.0/1.0 values, lowest bit first (cached: pages repeat a few masks)."""
     bits = _bits_cache.get(mask)
     if bits is None:
-        if len(_bits_cache) > 10_000:
+        if len(_bits_cache) > _CACHE_LIMIT:
             _bits_cache.clear()
         bits = _bits_cache[mask] = tuple(float(mask >> bit & 1) for bit in range(width))
     return bits
 
 
+def _row_tail(tag: int, own: int, inherited: int) -> tuple[float, ...]:
+    """The end of a row: the one-hot tag group ``tag``, then the ``own`` and ``inherited``
+    bits (cached: pages repeat a few combinations)."""
+    key = (tag, own, inherited)
+    tail = _tail_cache.get(key)
+    if tail is None:
+        if len(_tail_cache) > _CACHE_LIMIT:
+            _tail_cache.clear()
+        one_hot = [0.0] * (len(TAG_GROUPS) + 1)
+        one_hot[tag] = 1.0
+        width = len(_BIT_NAMES)
+        tail = _tail_cache[key] = (*one_hot, *_bits(own, width), *_bits(inherited, width))
+    return tail
+
+
 def node_feature_rows(
     table: NodeTable, tree: VisibleTree, area: Sequence[float]
 ) -> list[list[float]]:
-    """One row of :data:`EXTENDED_FEATURES` per visible node, in visible-tree order."""
+    """One row of :data:`EXTENDED_FEATURES` per visible node, in visible-tree order
+    (:func:`node_feature_rows_pure`, by the compiled twin when :data:`~.nodes.ACCELERATED`)."""
+    if _nodes is None or not tree.nodes:
+        return node_feature_rows_pure(table, tree, area)
+    rows: list[list[float]] = _nodes.feature_rows(table, tree, area)
+    return rows
+
+
+def node_feature_rows_pure(
+    table: NodeTable, tree: VisibleTree, area: Sequence[float]
+) -> list[list[float]]:
+    """:func:`node_feature_rows` in pure Python (the reference of the compiled twin)."""
     if not tree.nodes:
         return []
     page_chars = max(1, table.chars[0])
@@ -134,8 +167,7 @@ def node_feature_rows(
     visible_children = [0] * len(tree.nodes)
     for up in tree.parent[1:]:
         visible_children[up] += 1
-    width = len(_BIT_NAMES)
-    n_tags = len(TAG_GROUPS) + 1
+    other_tag = len(TAG_GROUPS)
     title_vocabulary = max(1, table.title_vocabulary)
     inherited: list[int] = []
     rows = []
@@ -148,35 +180,30 @@ def node_feature_rows(
         own = element_bits(element)
         inherited.append(own | (inherited[up] if up >= 0 else 0))
         parent_chars = table.chars[tree.nodes[up]] if up >= 0 else chars
-        tag = [0.0] * n_tags
-        tag[_TAG_INDEX.get(element.tag, n_tags - 1)] = 1.0
-        rows.append(
-            [
-                min(start, 1.0 - end),
-                abs((start + end) / 2 - 0.5),
-                links / max(1, words),
-                table.anchor_chars[i] / max(1, chars),
-                table.anchor_words[i] / max(1, links),
-                table.internal_links[i] / links if links else 0.0,
-                1.0 if links else 0.0,
-                chars / max(1, table.html_bytes[i]),
-                min(1.0, table.title_words[i] / title_vocabulary),
-                math.log1p(area[i]),
-                area[i] / page_area,
-                table.depth[i] / max_depth,
-                math.log1p(table.depth[i]),
-                math.log1p(words),
-                chars / max(1, words),
-                chars / max(1, parent_chars),
-                table.title_words[i] / max(1, words),
-                math.log1p(visible_children[j]),
-                math.log(tree.weight[j]),
-                math.log1p(table.images[i]),
-                math.log1p(table.inputs[i]),
-                log_page_words,
-                *tag,
-                *_bits(own, width),
-                *_bits(inherited[j], width),
-            ]
-        )
+        row = [
+            min(start, 1.0 - end),
+            abs((start + end) / 2 - 0.5),
+            links / max(1, words),
+            table.anchor_chars[i] / max(1, chars),
+            table.anchor_words[i] / max(1, links),
+            table.internal_links[i] / links if links else 0.0,
+            1.0 if links else 0.0,
+            chars / max(1, table.html_bytes[i]),
+            min(1.0, table.title_words[i] / title_vocabulary),
+            math.log1p(area[i]),
+            area[i] / page_area,
+            table.depth[i] / max_depth,
+            math.log1p(table.depth[i]),
+            math.log1p(words),
+            chars / max(1, words),
+            chars / max(1, parent_chars),
+            table.title_words[i] / max(1, words),
+            math.log1p(visible_children[j]),
+            math.log(tree.weight[j]),
+            math.log1p(table.images[i]),
+            math.log1p(table.inputs[i]),
+            log_page_words,
+        ]
+        row += _row_tail(_TAG_INDEX.get(element.tag, other_tag), own, inherited[j])
+        rows.append(row)
     return rows

@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from ..model.document import Element, TextBlock
+from ..page.segmentation import compiled_twin
 from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, NOT_BLOCK_LEVEL_TAGS, is_hidden
 
 __all__ = [
@@ -53,7 +54,9 @@ __all__ = [
     "IMAGE_AREA",
     "INPUT_AREA",
     "STOP_WORDS",
+    "ACCELERATED",
     "node_table",
+    "node_table_pure",
     "areas",
     "fold_hidden",
     "block_owners",
@@ -70,6 +73,11 @@ _SKIPPED_TAGS: Final = IGNORABLE_TAGS | EXTRA_IGNORABLE_TAGS
 _INPUT_TAGS: Final = frozenset({"input", "select", "textarea", "button"})
 _WORD: Final = re.compile(r"\S*[^\W_]\S*")
 _TITLE_WORD: Final = re.compile(r"[^\W_]+")
+#: The columns the compiled twin returns, in order (``chars`` is derived from the offsets).
+_TWIN_COLUMNS: Final = (
+    "elements", "parent", "depth", "words", "anchor_chars", "anchor_words", "links",
+    "internal_links", "images", "inputs", "title_words", "html_bytes", "first_char", "last_char",
+)  # fmt: skip
 #: English stop words left out of the title overlap.
 STOP_WORDS: Final = frozenset((
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
@@ -139,7 +147,15 @@ def _is_internal(href: str, host: str) -> bool:
 
 def _attribute_bytes(attributes: list[tuple[str, str]]) -> int:
     """``name="value"`` with its space: name and value lengths plus 4, per attribute."""
-    return sum(len(name) + len(value) for name, value in attributes) + 4 * len(attributes)
+    size = 4 * len(attributes)
+    for name, value in attributes:
+        size += len(name) + len(value)
+    return size
+
+
+def _title_word_count(text: str, vocabulary: set[str]) -> int:
+    """Words of ``text`` (lower-cased runs of letters and digits) found in ``vocabulary``."""
+    return sum(1 for word in _TITLE_WORD.findall(text.lower()) if word in vocabulary)
 
 
 def node_table(
@@ -153,16 +169,53 @@ def node_table(
 
     ``url`` decides which links are internal; ``title`` (the page's ``<title>``) gives the
     title words. ``keep_hidden`` keeps hidden elements as nodes (for pages whose hidden text
-    the segmenter keeps because it outweighs the visible text).
+    the segmenter keeps because it outweighs the visible text). :func:`node_table_pure`, by
+    the compiled twin when :data:`ACCELERATED` (the pure code for trees it does not take:
+    comments, processing instructions, entities, namespaces).
     """
+    if _nodes is None:
+        return node_table_pure(root, url, title, keep_hidden=keep_hidden)
+    body = _body(root)
+    if body is None:
+        return NodeTable()
+    vocabulary = _title_vocabulary(title)
+    columns = _nodes.node_columns(body, _host(url), vocabulary, keep_hidden)
+    if columns is None:
+        return node_table_pure(root, url, title, keep_hidden=keep_hidden)
+    table = NodeTable(**dict(zip(_TWIN_COLUMNS, columns, strict=True)))
+    table.chars = [
+        last - first for first, last in zip(table.first_char, table.last_char, strict=True)
+    ]
+    table.title_vocabulary = len(vocabulary)
+    return table
+
+
+def _body(root: Element | None) -> Element | None:
+    return None if root is None else (root if root.tag == "body" else root.find("body"))
+
+
+def _host(url: str | None) -> str:
+    return (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+
+
+def _title_vocabulary(title: str | None) -> set[str]:
+    return {word for word in _TITLE_WORD.findall((title or "").lower()) if word not in STOP_WORDS}
+
+
+def node_table_pure(
+    root: Element | None,
+    url: str | None = None,
+    title: str | None = None,
+    *,
+    keep_hidden: bool = False,
+) -> NodeTable:
+    """:func:`node_table` in pure Python (the reference of the compiled twin)."""
     table = NodeTable()
-    body = None if root is None else (root if root.tag == "body" else root.find("body"))
+    body = _body(root)
     if body is None:
         return table
-    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
-    title_vocabulary = {
-        word for word in _TITLE_WORD.findall((title or "").lower()) if word not in STOP_WORDS
-    }
+    host = _host(url)
+    title_vocabulary = _title_vocabulary(title)
     table.title_vocabulary = len(title_vocabulary)
     elements, parent, depth = table.elements, table.parent, table.depth
     words, anchor_chars, anchor_words = table.words, table.anchor_chars, table.anchor_words
@@ -194,14 +247,17 @@ def node_table(
             elements.append(element)
             parent.append(stack[-1] if stack else -1)
             depth.append(len(stack))
-            is_anchor = tag == "a" and element.get("href") is not None
+            href = element.get("href") if tag == "a" else None
+            is_anchor = href is not None
             anchors.append(is_anchor)
             in_anchor += is_anchor
             links.append(int(is_anchor))
-            internal_links.append(int(is_anchor and _is_internal(element.get("href", ""), host)))
+            internal_links.append(int(href is not None and _is_internal(href, host)))
             images.append(int(tag == "img"))
             inputs.append(int(tag in _INPUT_TAGS))
-            html_bytes.append(2 * len(tag) + 5 + _attribute_bytes(attributes))
+            html_bytes.append(
+                2 * len(tag) + 5 + (_attribute_bytes(attributes) if attributes else 0)
+            )
             words.append(0)
             anchor_chars.append(0)
             anchor_words.append(0)
@@ -236,19 +292,16 @@ def node_table(
         if text.isspace():
             continue
         chars = sum(map(len, text.split()))
+        position += chars
         tokens = _WORD.findall(text)
         if not tokens:
-            position += chars
             continue
-        position += chars
         words[node] += len(tokens)
         if in_anchor:
             anchor_chars[node] += chars
             anchor_words[node] += len(tokens)
         if title_vocabulary:
-            title_words[node] += sum(
-                1 for word in _TITLE_WORD.findall(text.lower()) if word in title_vocabulary
-            )
+            title_words[node] += _title_word_count(text, title_vocabulary)
     table.chars = [last - first for first, last in zip(first_char, last_char, strict=True)]
     return table
 
@@ -319,3 +372,9 @@ def block_link_counts(table: NodeTable, blocks: Sequence[TextBlock]) -> list[int
         chosen = next((b for b in candidates if text in blocks[b].text), candidates[0])
         counts[chosen] += 1
     return counts
+
+
+_nodes = compiled_twin(f"{__package__}._nodes")
+#: True when :func:`node_table` and :func:`~.node_features.node_feature_rows` run the compiled
+#: twin (``features/_nodes.pyx``).
+ACCELERATED: Final = _nodes is not None

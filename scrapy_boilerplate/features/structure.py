@@ -41,6 +41,7 @@ __all__ = [
     "keyword_mask",
     "element_bits",
     "element_bit_names",
+    "MASK_ATTRIBUTES",
 ]
 
 #: Container tags with a one-hot feature of their own (``container_other`` for the rest).
@@ -109,6 +110,12 @@ AGGREGATE_LEVELS: Final = 7
 FAR: Final = 99.0
 _AGGREGATES: Final = ("text_share", "link_density", "selected_share", "block_share")
 
+#: The attributes :func:`element_bits` reads: an element without any has its tag's bits only.
+MASK_ATTRIBUTES: Final = (
+    *dict.fromkeys(attribute for _, attribute, _ in ATTRIBUTE_GROUPS),
+    "class",
+    "id",
+)
 _KEYWORD_PATTERNS: Final = tuple(re.compile(pattern) for _, pattern in KEYWORD_GROUPS)
 _ATTRIBUTE_PATTERNS: Final = tuple(
     (attribute, re.compile(pattern)) for _, attribute, pattern in ATTRIBUTE_GROUPS

@@ -10,17 +10,16 @@ through lxml's public C API and makes Python objects only for text and for block
 
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
-    XML_CDATA_SECTION_NODE,
-    xmlAttr,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
-    XML_TEXT_NODE,
-    XML_XINCLUDE_END,
-    XML_XINCLUDE_START,
     xmlNode,
 )
 from libc.string cimport strcmp, strlen
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+from ._libxml cimport has_attribute as _has_attribute
+from ._libxml cimport may_hide as _may_hide
+from ._libxml cimport text_node_or_skip as _text_node_or_skip
 
 cetree.import_lxml__etree()
 
@@ -124,24 +123,6 @@ cdef inline int _tag_class(const char* name, bint strict) noexcept nogil:
     return kind
 
 
-cdef inline bint _has_attribute(xmlNode* node, const char* name) noexcept nogil:
-    """Whether ``node`` has the namespace-less attribute ``name`` (lxml's ``.get(name)``)."""
-    cdef xmlAttr* attribute = node.properties
-    while attribute is not NULL:
-        if attribute.ns is NULL and _is(<const char*>attribute.name, name):
-            return True
-        attribute = attribute.next
-    return False
-
-
-cdef inline bint _may_hide(xmlNode* node) noexcept nogil:
-    """Whether ``node`` has one of ``tags.HIDING_ATTRIBUTES`` (then ``tags.is_hidden`` decides)."""
-    return node.properties is not NULL and (
-        _has_attribute(node, b"hidden") or _has_attribute(node, b"aria-hidden")
-        or _has_attribute(node, b"style")
-    )
-
-
 cdef inline int _node_class(xmlNode* node, bint strict) noexcept nogil:
     cdef int kind
     if not _plain_element(node):
@@ -162,17 +143,6 @@ cdef inline bint _is_named(xmlNode* node, const char* name) noexcept nogil:
 
 
 # -- lxml's view of text: .text / .tail ------------------------------------------------------
-
-cdef inline xmlNode* _text_node_or_skip(xmlNode* node) noexcept nogil:
-    while node is not NULL:
-        if node.type == XML_TEXT_NODE or node.type == XML_CDATA_SECTION_NODE:
-            return node
-        if node.type == XML_XINCLUDE_START or node.type == XML_XINCLUDE_END:
-            node = node.next
-        else:
-            return NULL
-    return NULL
-
 
 cdef inline int _java_space(const unsigned char* text, Py_ssize_t at, Py_ssize_t length) noexcept nogil:
     """Bytes taken by a space (" " or Java whitespace, see segmentation) at ``text[at]``, or 0."""

@@ -1,0 +1,790 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Compiled twins of the node table walk and of the node feature rows.
+
+The pure-Python :func:`~scrapy_boilerplate.features.nodes.node_table_pure` and
+:func:`~scrapy_boilerplate.features.node_features.node_feature_rows_pure` are the reference;
+these functions give the same values (``tests/test_features_nodes_twin.py`` checks that on
+hand-made, API-built, random and fixture pages and, when present, on every page of the shared
+datasets). The walk reads libxml2 nodes through lxml's public C API: lengths are counted on the
+UTF-8 bytes, each text is decoded once and scanned with the character classes of ``str.split``
+and of the word patterns (``Py_UNICODE_ISSPACE``, ``Py_UNICODE_ISALNUM``). Hidden elements are
+decided by ``tags.is_hidden`` and links by ``nodes._is_internal`` (cached, and skipped when the
+page's host is not in the link); the class/id keyword groups that are sets of literal words
+are found by one scan of the names (the others by their pattern), and element bits are cached
+by tag and attribute values. A tree with nodes the walk does not take (comments, processing
+instructions, entities, namespaced elements or attributes) gives ``None``: the caller then
+runs the reference.
+"""
+
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.math cimport fabs, log, log1p, signbit
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport strcmp, strlen
+from lxml.includes cimport etreepublic as cetree
+from lxml.includes.tree cimport (
+    XML_COMMENT_NODE,
+    XML_ELEMENT_NODE,
+    XML_ENTITY_REF_NODE,
+    XML_PI_NODE,
+    XML_TEXT_NODE,
+    xmlAttr,
+    xmlNode,
+)
+
+from ..page._libxml cimport has_attribute as _has_attribute
+from ..page._libxml cimport may_hide as _may_hide
+from ..page._libxml cimport text_node_or_skip as _text_node_or_skip
+
+cetree.import_lxml__etree()
+
+# -- tables of the Python modules, loaded on first use (they import this module) -------------
+
+cdef list _SKIPPED = []  # bytes names, kept alive for _SKIPPED_C
+cdef list _INPUTS = []
+cdef list _MASKED = []
+cdef const char* _SKIPPED_C[32]
+cdef const char* _INPUTS_C[8]
+cdef const char* _MASKED_C[8]
+cdef Py_ssize_t _N_SKIPPED = 0, _N_INPUTS = 0, _N_MASKED = 0
+cdef object _is_hidden = None
+cdef object _is_internal = None
+cdef object _element_bits = None
+cdef dict _LANDMARK_BITS = None
+cdef list _ATTRIBUTE_RULES = None  # (index in MASK_ATTRIBUTES, pattern, bit)
+cdef Py_ssize_t _CLASS = 0, _ID = 0, _KEYWORD_SHIFT = 0
+cdef list _LITERALS = None  # ASCII pair c0 * 128 + c1 -> tuple of (literal, bit) or None
+cdef list _KEYWORD_SEARCHES = None  # (pattern, bit) of the groups that are not literal sets
+cdef dict _keyword_cache = {}  # lower-cased class/id names -> keyword bits
+cdef object _row_tail = None
+cdef dict _tail_cache = None
+cdef dict _mask_cache = {}  # (tag, values of MASK_ATTRIBUTES) -> element_bits
+cdef dict _internal_cache = {}  # (href, host) -> _is_internal
+cdef Py_ssize_t _CACHE_LIMIT = 100_000
+cdef dict _TAG_INDEX = None
+cdef Py_ssize_t _OTHER_TAG = 0
+cdef bint _loaded = False
+
+
+cdef Py_ssize_t _fill(list keep, const char** names, object values, Py_ssize_t limit) except -1:
+    cdef Py_ssize_t n = 0
+    cdef bytes name
+    for value in values:
+        if n == limit:
+            raise ValueError("too many names for the compiled twin")
+        name = value.encode("utf-8")
+        keep.append(name)
+        names[n] = <const char*>name
+        n += 1
+    return n
+
+
+cdef _load():
+    global _N_SKIPPED, _N_INPUTS, _N_MASKED, _is_hidden, _is_internal
+    global _element_bits, _row_tail, _tail_cache, _TAG_INDEX, _OTHER_TAG, _loaded
+    global _LANDMARK_BITS, _ATTRIBUTE_RULES, _CLASS, _ID, _KEYWORD_SHIFT, _LITERALS
+    global _KEYWORD_SEARCHES
+    from ..page.tags import is_hidden
+    from . import node_features, nodes, structure
+
+    _N_SKIPPED = _fill(_SKIPPED, _SKIPPED_C, sorted(nodes._SKIPPED_TAGS), 32)
+    _N_INPUTS = _fill(_INPUTS, _INPUTS_C, sorted(nodes._INPUT_TAGS), 8)
+    _N_MASKED = _fill(_MASKED, _MASKED_C, structure.MASK_ATTRIBUTES, 8)
+    _is_hidden = is_hidden
+    _is_internal = nodes._is_internal
+    _element_bits = structure.element_bits
+    masked = list(structure.MASK_ATTRIBUTES)
+    _LANDMARK_BITS = dict(structure._LANDMARK_BITS)
+    _ATTRIBUTE_RULES = [
+        (masked.index(attribute), pattern, 1 << (structure._ATTRIBUTE_SHIFT + bit))
+        for bit, (attribute, pattern) in enumerate(structure._ATTRIBUTE_PATTERNS)
+    ]
+    _CLASS, _ID = masked.index("class"), masked.index("id")
+    _KEYWORD_SHIFT = structure._KEYWORD_SHIFT
+    _LITERALS = [None] * (128 * 128)
+    _KEYWORD_SEARCHES = []
+    for bit, pattern in enumerate(structure._KEYWORD_PATTERNS):
+        literals = _literal_set(pattern)
+        if literals is None:
+            _KEYWORD_SEARCHES.append((pattern, 1 << bit))
+            continue
+        for literal in literals:
+            pair = ord(literal[0]) * 128 + ord(literal[1])
+            _LITERALS[pair] = (_LITERALS[pair] or ()) + ((literal, 1 << bit),)
+    _row_tail = node_features._row_tail
+    _tail_cache = node_features._tail_cache
+    _TAG_INDEX = dict(node_features._TAG_INDEX)
+    _OTHER_TAG = len(node_features.TAG_GROUPS)
+    _loaded = True
+
+
+cdef inline bint _among(const char* name, const char** names, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        if names[k][0] == name[0] and strcmp(names[k], name) == 0:
+            return True
+    return False
+
+
+cdef object _attribute_value(xmlNode* node, const char* name):
+    """lxml's ``node.get(name)`` for a namespace-less ``name``: ``None`` when absent, ``False``
+    for a value that is not plain text (then the caller asks lxml)."""
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
+    while attribute is not NULL:
+        if attribute.ns is NULL and strcmp(<const char*>attribute.name, name) == 0:
+            child = attribute.children
+            if child is NULL:
+                return ""
+            if child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL:
+                return False
+            return PyUnicode_DecodeUTF8(
+                <const char*>child.content, strlen(<const char*>child.content), NULL
+            )
+        attribute = attribute.next
+    return None
+
+
+def _literal_set(pattern):
+    """The strings a pattern of literal alternatives (``a|b(?:c|d)-?e``) matches, every one
+    of at least two ASCII characters; ``None`` for any other pattern (then it is searched)."""
+    try:
+        from re import _parser as parser
+    except ImportError:  # Python 3.10
+        import sre_parse as parser
+    if pattern.flags & ~parser.SRE_FLAG_UNICODE:
+        return None
+
+    def expand(items):
+        strings = [""]
+        for op, value in items:
+            if op is parser.LITERAL:
+                options = [chr(value)]
+            elif op is parser.BRANCH:
+                options = []
+                for branch in value[1]:
+                    expanded = expand(branch)
+                    if expanded is None:
+                        return None
+                    options += expanded
+            elif op is parser.SUBPATTERN and value[0] is None and not value[1] and not value[2]:
+                options = expand(value[3])
+            elif op in (parser.MAX_REPEAT, parser.MIN_REPEAT) and value[:2] == (0, 1):
+                options = expand(value[2])
+                if options is not None:
+                    options = ["", *options]
+            else:
+                return None
+            if options is None:
+                return None
+            strings = [head + tail for head in strings for tail in options]
+        return strings
+
+    literals = expand(list(parser.parse(pattern.pattern)))
+    if literals is None or any(len(s) < 2 or not s.isascii() for s in literals):
+        return None
+    return sorted(set(literals))
+
+
+def keyword_mask(str value):
+    """``structure.keyword_mask(value)``: literal groups found by one scan of ``value``,
+    the others by their pattern."""
+    if not _loaded:
+        _load()
+    return _keyword_bits(value)
+
+
+cdef object _keyword_bits(str value):
+    cdef Py_ssize_t i, k, n = len(value), size
+    cdef Py_UCS4 first, second
+    cdef object found = 0
+    cdef str literal
+    cdef bint same
+    for i in range(n - 1):
+        first = value[i]
+        second = value[i + 1]
+        if first >= 128 or second >= 128:
+            continue
+        candidates = _LITERALS[<Py_ssize_t>first * 128 + <Py_ssize_t>second]
+        if candidates is None:
+            continue
+        for literal, bit in <tuple>candidates:
+            if found & bit:
+                continue
+            size = len(literal)
+            if i + size > n:
+                continue
+            same = True
+            for k in range(2, size):
+                if value[i + k] != literal[k]:
+                    same = False
+                    break
+            if same:
+                found |= bit
+    for pattern, bit in _KEYWORD_SEARCHES:
+        if pattern.search(value):
+            found |= bit
+    return found
+
+
+cdef inline bint _has_masked_attribute(xmlNode* node) noexcept nogil:
+    """Whether ``node`` has an attribute ``structure.element_bits`` reads."""
+    cdef xmlAttr* attribute = node.properties
+    while attribute is not NULL:
+        if attribute.ns is NULL and _among(<const char*>attribute.name, _MASKED_C, _N_MASKED):
+            return True
+        attribute = attribute.next
+    return False
+
+
+cdef object _mask_of(str tag, tuple values):
+    """``structure._element_mask`` of an element with this tag and these values of
+    ``MASK_ATTRIBUTES`` (``None`` for an absent attribute)."""
+    mask = _LANDMARK_BITS.get(tag, 0)
+    for index, pattern, bit in _ATTRIBUTE_RULES:
+        value = values[index]
+        if value and pattern.search(value.lower()):
+            mask |= bit
+    names = " ".join([value for value in (values[_CLASS], values[_ID]) if value])
+    if names:
+        names = names.lower()
+        keywords = _keyword_cache.get(names)
+        if keywords is None:
+            if len(_keyword_cache) >= _CACHE_LIMIT:
+                _keyword_cache.clear()
+            keywords = _keyword_cache[names] = _keyword_bits(names)
+        mask |= keywords << _KEYWORD_SHIFT
+    return mask
+
+
+cdef object _element_mask(xmlNode* node, object element, object tag):
+    """``structure.element_bits(element)``, cached by the tag and the values of the
+    attributes it reads (it depends on nothing else)."""
+    cdef Py_ssize_t k
+    cdef list key = [tag]
+    for k in range(_N_MASKED):
+        value = _attribute_value(node, _MASKED_C[k])
+        if value is False:
+            return _element_bits(element)
+        key.append(value)
+    frozen = tuple(key)
+    mask = _mask_cache.get(frozen)
+    if mask is None:
+        if len(_mask_cache) >= _CACHE_LIMIT:
+            _mask_cache.clear()
+        mask = _mask_cache[frozen] = _mask_of(tag, frozen[1:])
+    return mask
+
+
+cdef Py_ssize_t _title_words(str text, vocabulary) except -1:
+    """``nodes._title_word_count(text, vocabulary)``: runs of letters and digits of the
+    lower-cased text found in ``vocabulary``."""
+    cdef str lowered = text.lower()
+    cdef Py_ssize_t i, start = -1, n = len(lowered), count = 0
+    cdef Py_UCS4 c
+    for i in range(n):
+        c = lowered[i]
+        if c.isalnum():
+            if start < 0:
+                start = i
+        elif start >= 0:
+            count += lowered[start:i] in vocabulary
+            start = -1
+    if start >= 0:
+        count += lowered[start:n] in vocabulary
+    return count
+
+
+def is_internal(str href, str host):
+    """``nodes._is_internal(href, host)`` (for the tests)."""
+    if not _loaded:
+        _load()
+    return _internal(href, host)
+
+
+cdef bint _internal(str href, str host) except -1:
+    """``nodes._is_internal(href, host)``, cached; without parsing ``href`` when ``host`` is
+    not in it.
+
+    The host ``urlsplit`` finds is a lower-cased piece of the stripped ``href`` once tabs and
+    line breaks are taken out (``www.`` removed: still a piece), unless a ``%`` keeps a zone's
+    case; an ASCII ``href`` without brackets never makes it raise. So when the page's host is
+    not in that text, an absolute link is external and a relative one internal, as the
+    reference says.
+    """
+    key = (href, host)
+    internal = _internal_cache.get(key)
+    if internal is not None:
+        return internal
+    if len(_internal_cache) >= _CACHE_LIMIT:
+        _internal_cache.clear()
+    stripped = href.strip()
+    if (
+        host
+        and stripped.isascii()
+        and "[" not in stripped
+        and "]" not in stripped
+        and "%" not in stripped
+        and host not in stripped.replace("\t", "").replace("\r", "").replace("\n", "").lower()
+    ):
+        internal = not (stripped.startswith("//") or ":" in stripped.split("/", 1)[0])
+    else:
+        internal = bool(_is_internal(href, host))
+    _internal_cache[key] = internal
+    return internal
+
+
+# -- lxml's view of text: .text / .tail, measured in characters ------------------------------
+
+cdef inline Py_ssize_t _characters(const unsigned char* text) noexcept nogil:
+    """Code points of a NUL-terminated UTF-8 string (``len`` of its ``str``)."""
+    cdef Py_ssize_t n = 0
+    if text is NULL:
+        return 0
+    while text[0] != 0:
+        n += (text[0] & 0xC0) != 0x80
+        text += 1
+    return n
+
+
+cdef Py_ssize_t _text_length(xmlNode* first) noexcept nogil:
+    """``len`` of lxml's ``_collectText`` from ``first`` (0 for ``None``)."""
+    cdef Py_ssize_t n = 0
+    cdef xmlNode* node = _text_node_or_skip(first)
+    while node is not NULL:
+        n += _characters(node.content)
+        node = _text_node_or_skip(node.next)
+    return n
+
+
+cdef str _collect_text(xmlNode* first):
+    """lxml's ``_collectText`` from ``first``, ``""`` standing for ``None``."""
+    cdef xmlNode* node = _text_node_or_skip(first)
+    cdef bytes joined
+    if node is NULL:
+        return ""
+    if _text_node_or_skip(node.next) is NULL:
+        if node.content is NULL:
+            return ""
+        return PyUnicode_DecodeUTF8(<const char*>node.content, strlen(<const char*>node.content), NULL)
+    joined = b""
+    while node is not NULL:
+        if node.content is not NULL:
+            joined += <bytes>(<const char*>node.content)
+        node = _text_node_or_skip(node.next)
+    return joined.decode("utf-8")
+
+
+cdef Py_ssize_t _attribute_bytes(xmlNode* node) noexcept nogil:
+    """``nodes._attribute_bytes`` of the element's attributes; -1 for one the walk does not
+    take (namespaced, or a value that is not plain text)."""
+    cdef Py_ssize_t size = 0
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
+    while attribute is not NULL:
+        if attribute.ns is not NULL:
+            return -1
+        size += _characters(attribute.name) + 4
+        child = attribute.children
+        while child is not NULL:
+            if child.type != XML_TEXT_NODE:
+                return -1
+            size += _characters(child.content)
+            child = child.next
+        attribute = attribute.next
+    return size
+
+
+cdef inline int _kind(xmlNode* node) noexcept nogil:
+    """1 for a plain element, 0 for a node the walk passes over (text), -1 for a node it does
+    not take (``etree.iterwalk`` would visit it: comments, PIs, entities; namespaced tags)."""
+    if node.type == XML_ELEMENT_NODE:
+        return 1 if node.ns is NULL or node.ns.href is NULL else -1
+    if node.type == XML_COMMENT_NODE or node.type == XML_PI_NODE or node.type == XML_ENTITY_REF_NODE:
+        return -1
+    return 0
+
+
+# -- the node table walk -----------------------------------------------------------------------
+
+cdef enum:
+    C_PARENT = 0
+    C_DEPTH = 1
+    C_WORDS = 2
+    C_ANCHOR_CHARS = 3
+    C_ANCHOR_WORDS = 4
+    C_LINKS = 5
+    C_INTERNAL_LINKS = 6
+    C_IMAGES = 7
+    C_INPUTS = 8
+    C_TITLE_WORDS = 9
+    C_HTML_BYTES = 10
+    C_FIRST_CHAR = 11
+    C_LAST_CHAR = 12
+    N_COLUMNS = 13
+
+
+cdef class _Table:
+    """Growable integer columns, one row of :data:`N_COLUMNS` values per node."""
+
+    cdef Py_ssize_t* values
+    cdef Py_ssize_t size, capacity
+
+    def __cinit__(self):
+        self.capacity = 256
+        self.values = <Py_ssize_t*>malloc(self.capacity * N_COLUMNS * sizeof(Py_ssize_t))
+        if self.values is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.values)
+
+    cdef Py_ssize_t* add(self) except NULL:
+        cdef Py_ssize_t* grown
+        cdef Py_ssize_t k
+        if self.size == self.capacity:
+            grown = <Py_ssize_t*>realloc(
+                self.values, 2 * self.capacity * N_COLUMNS * sizeof(Py_ssize_t)
+            )
+            if grown is NULL:
+                raise MemoryError()
+            self.values = grown
+            self.capacity *= 2
+        self.size += 1
+        for k in range(N_COLUMNS):
+            self.values[(self.size - 1) * N_COLUMNS + k] = 0
+        return self.values + (self.size - 1) * N_COLUMNS
+
+    cdef inline Py_ssize_t* row(self, Py_ssize_t i) noexcept nogil:
+        return self.values + i * N_COLUMNS
+
+    cdef list column(self, int k):
+        cdef Py_ssize_t i
+        return [self.values[i * N_COLUMNS + k] for i in range(self.size)]
+
+
+cdef class _Walk:
+    """The state of ``node_table_pure``'s loop: position, open nodes, anchors."""
+
+    cdef _Table table
+    cdef list elements
+    cdef str host
+    cdef object vocabulary
+    cdef bint keep_hidden
+    cdef Py_ssize_t position, in_anchor
+    cdef list stack  # open node numbers
+    cdef list anchors  # per open node: 1 for an <a href>
+
+    def __cinit__(self, str host, vocabulary, bint keep_hidden):
+        self.table = _Table()
+        self.elements = []
+        self.host = host
+        self.vocabulary = vocabulary
+        self.keep_hidden = keep_hidden
+        self.stack = []
+        self.anchors = []
+
+    cdef int text(self, xmlNode* first) except -1:
+        """Count the text (or tail) starting at ``first`` for the innermost open node."""
+        cdef str text
+        cdef Py_ssize_t length = 0, chars = 0, words = 0, node
+        cdef Py_UCS4 c
+        cdef bint in_run = False, run_has_word = False
+        cdef Py_ssize_t* row
+        if not self.stack or _text_node_or_skip(first) is NULL:
+            return 0
+        text = _collect_text(first)
+        if not text:
+            return 0
+        for c in text:
+            length += 1
+            if c.isspace():
+                if run_has_word:
+                    words += 1
+                in_run = run_has_word = False
+            else:
+                chars += 1
+                in_run = True
+                if not run_has_word and c.isalnum():
+                    run_has_word = True
+        if run_has_word:
+            words += 1
+        node = self.stack[len(self.stack) - 1]
+        row = self.table.row(node)
+        row[C_HTML_BYTES] += length
+        if chars == 0:
+            return 0
+        self.position += chars
+        if words == 0:
+            return 0
+        row[C_WORDS] += words
+        if self.in_anchor:
+            row[C_ANCHOR_CHARS] += chars
+            row[C_ANCHOR_WORDS] += words
+        if self.vocabulary:
+            row[C_TITLE_WORDS] += _title_words(text, self.vocabulary)
+        return 0
+
+    cdef int start(self, cetree._Document doc, xmlNode* node) except -2:
+        """Open ``node``: 1 when it is a node, 0 when it is skipped, -1 when not taken."""
+        cdef Py_ssize_t attributes = _attribute_bytes(node), tag = _characters(node.name)
+        cdef Py_ssize_t number
+        cdef Py_ssize_t* row
+        cdef object element = None
+        cdef object href
+        cdef bint is_anchor
+        if attributes < 0:
+            return -1
+        if _among(<const char*>node.name, _SKIPPED_C, _N_SKIPPED) or (
+            not self.keep_hidden and _may_hide(node)
+            and _is_hidden(cetree.elementFactory(doc, node))
+        ):
+            if self.stack:
+                row = self.table.row(self.stack[len(self.stack) - 1])
+                row[C_HTML_BYTES] += _text_length(node.children) + 2 * tag + 5 + attributes
+            return 0
+        number = self.table.size
+        row = self.table.add()
+        element = cetree.elementFactory(doc, node)
+        self.elements.append(element)
+        row[C_PARENT] = self.stack[len(self.stack) - 1] if self.stack else -1
+        row[C_DEPTH] = len(self.stack)
+        is_anchor = False
+        if strcmp(<const char*>node.name, b"a") == 0 and _has_attribute(node, b"href"):
+            is_anchor = True
+            href = element.get("href")
+            row[C_LINKS] = 1
+            row[C_INTERNAL_LINKS] = _internal(href, self.host)
+        self.anchors.append(is_anchor)
+        self.in_anchor += is_anchor
+        row[C_IMAGES] = strcmp(<const char*>node.name, b"img") == 0
+        row[C_INPUTS] = _among(<const char*>node.name, _INPUTS_C, _N_INPUTS)
+        row[C_HTML_BYTES] = 2 * tag + 5 + attributes
+        row[C_FIRST_CHAR] = self.position
+        row[C_LAST_CHAR] = self.position
+        self.stack.append(number)
+        return 1
+
+    cdef int end(self) except -1:
+        """Close the innermost open node and add its counts to its parent's."""
+        cdef Py_ssize_t node = self.stack.pop()
+        cdef Py_ssize_t* row = self.table.row(node)
+        cdef Py_ssize_t* up
+        cdef int k
+        self.in_anchor -= <bint>self.anchors.pop()
+        row[C_LAST_CHAR] = self.position
+        if self.stack:
+            up = self.table.row(self.stack[len(self.stack) - 1])
+            for k in range(C_WORDS, C_HTML_BYTES + 1):
+                up[k] += row[k]
+        return 0
+
+    cdef tuple columns(self):
+        cdef _Table t = self.table
+        return (
+            self.elements, t.column(C_PARENT), t.column(C_DEPTH), t.column(C_WORDS),
+            t.column(C_ANCHOR_CHARS), t.column(C_ANCHOR_WORDS), t.column(C_LINKS),
+            t.column(C_INTERNAL_LINKS), t.column(C_IMAGES), t.column(C_INPUTS),
+            t.column(C_TITLE_WORDS), t.column(C_HTML_BYTES), t.column(C_FIRST_CHAR),
+            t.column(C_LAST_CHAR),
+        )
+
+
+cdef inline xmlNode* _next_taken(xmlNode* node, bint* refused) noexcept nogil:
+    """``node`` or its first following sibling that is a plain element; sets ``refused`` at
+    a node the walk does not take."""
+    cdef int kind
+    while node is not NULL:
+        kind = _kind(node)
+        if kind == 1:
+            return node
+        if kind < 0:
+            refused[0] = True
+            return NULL
+        node = node.next
+    return NULL
+
+
+def node_columns(cetree._Element body not None, str host, vocabulary, bint keep_hidden):
+    """The columns of ``nodes.node_table`` in ``nodes._TWIN_COLUMNS`` order, or ``None``
+    when the tree holds a node the walk does not take."""
+    cdef cetree._Document doc = body._doc
+    cdef xmlNode* root = body._c_node
+    cdef xmlNode* node = root
+    cdef xmlNode* child
+    cdef bint refused = False
+    cdef int opened
+    cdef _Walk walk
+    if not _loaded:
+        _load()
+    if _kind(root) != 1:
+        return None
+    walk = _Walk(host, vocabulary, keep_hidden)
+    while True:
+        opened = walk.start(doc, node)
+        if opened < 0:
+            return None
+        if opened:
+            walk.text(node.children)
+            child = _next_taken(node.children, &refused)
+            if refused:
+                return None
+            if child is not NULL:
+                node = child
+                continue
+        while True:  # close ``node`` (it has no children left), then move on
+            if opened:
+                walk.end()
+            if node == root:
+                return walk.columns()
+            walk.text(node.next)
+            child = _next_taken(node.next, &refused)
+            if refused:
+                return None
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent
+            opened = 1  # a parent is always an open node: skipped ones are not entered
+
+
+# -- the feature rows --------------------------------------------------------------------------
+
+cdef inline double _min(double a, double b) noexcept nogil:
+    """Python's ``min(a, b)``: ``a`` unless ``b`` is smaller."""
+    return b if b < a else a
+
+
+cdef inline Py_ssize_t _at_least_one(Py_ssize_t n) noexcept nogil:
+    return n if n > 1 else 1
+
+
+def feature_rows(table, tree, area):
+    """The rows of ``node_features.node_feature_rows`` (``tree.nodes`` not empty)."""
+    cdef list nodes = tree.nodes, parents = tree.parent, weights = tree.weight
+    cdef list elements = table.elements, chars_of = table.chars, words_of = table.words
+    cdef list links_of = table.links, depth_of = table.depth, first_of = table.first_char
+    cdef list last_of = table.last_char, anchor_chars_of = table.anchor_chars
+    cdef list anchor_words_of = table.anchor_words, internal_of = table.internal_links
+    cdef list html_bytes_of = table.html_bytes, title_words_of = table.title_words
+    cdef list images_of = table.images, inputs_of = table.inputs
+    cdef list areas = list(area)
+    cdef Py_ssize_t n = len(nodes), j, i, up, k, width
+    cdef Py_ssize_t chars, words, links, parent_chars, depth, max_depth = 1
+    cdef Py_ssize_t page_chars = _at_least_one(chars_of[0])
+    cdef Py_ssize_t title_vocabulary = _at_least_one(table.title_vocabulary)
+    cdef double page_area, log_page_words, start, end, node_area, ratio
+    cdef double values[21]
+    cdef object zero = 0.0, one = 1.0, page_words_value
+    cdef uint64_t own
+    cdef uint64_t* inherited
+    cdef Py_ssize_t* visible_children
+    cdef cetree._Element element
+    cdef list rows = [], row
+    cdef tuple tail, entry
+    cdef object tag, tag_index
+    cdef dict by_name = {}  # address of a plain element's name -> (tag, tag index, bare mask)
+    cdef xmlNode* node
+    cdef tuple no_values
+    if not _loaded:
+        _load()
+    no_values = (None,) * _N_MASKED
+    page_area = areas[0]
+    if not page_area > 1.0:
+        page_area = 1.0
+    log_page_words = log1p(<double>words_of[0])
+    page_words_value = log_page_words
+    for j in range(n):
+        depth = depth_of[nodes[j]]
+        if depth > max_depth:
+            max_depth = depth
+    inherited = <uint64_t*>malloc(n * sizeof(uint64_t))
+    visible_children = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
+    if inherited is NULL or visible_children is NULL:
+        free(inherited)
+        free(visible_children)
+        raise MemoryError()
+    try:
+        for j in range(n):
+            visible_children[j] = 0
+        for j in range(1, n):
+            visible_children[<Py_ssize_t>parents[j]] += 1
+        for j in range(n):
+            i = nodes[j]
+            element = elements[i]
+            node = element._c_node
+            if node.ns is NULL:  # the tag is the name: its facts once per name
+                entry = by_name.get(<size_t>node.name)
+                if entry is None:
+                    tag = element.tag
+                    entry = by_name[<size_t>node.name] = (
+                        tag, _TAG_INDEX.get(tag, _OTHER_TAG), _mask_of(tag, no_values)
+                    )
+                tag, tag_index, bare = entry
+                if _has_masked_attribute(node):
+                    own = _element_mask(node, element, tag)
+                else:
+                    own = bare
+            else:
+                tag = element.tag
+                tag_index = _TAG_INDEX.get(tag, _OTHER_TAG)
+                own = _element_mask(node, element, tag)
+            up = parents[j]
+            inherited[j] = own | (inherited[up] if up >= 0 else 0)
+            chars = chars_of[i]
+            words = words_of[i]
+            links = links_of[i]
+            depth = depth_of[i]
+            node_area = areas[i]
+            parent_chars = chars_of[<Py_ssize_t>nodes[up]] if up >= 0 else chars
+            start = <double>(<Py_ssize_t>first_of[i]) / <double>page_chars
+            end = <double>(<Py_ssize_t>last_of[i]) / <double>page_chars
+            values[0] = _min(start, 1.0 - end)
+            values[1] = fabs((start + end) / 2 - 0.5)
+            values[2] = <double>links / <double>_at_least_one(words)
+            values[3] = <double>(<Py_ssize_t>anchor_chars_of[i]) / <double>_at_least_one(chars)
+            values[4] = <double>(<Py_ssize_t>anchor_words_of[i]) / <double>_at_least_one(links)
+            values[5] = <double>(<Py_ssize_t>internal_of[i]) / <double>links if links else 0.0
+            values[6] = 1.0 if links else 0.0
+            values[7] = <double>chars / <double>_at_least_one(html_bytes_of[i])
+            ratio = <double>(<Py_ssize_t>title_words_of[i]) / <double>title_vocabulary
+            values[8] = _min(1.0, ratio)
+            values[9] = log1p(node_area)
+            values[10] = node_area / page_area
+            values[11] = <double>depth / <double>max_depth
+            values[12] = log1p(<double>depth)
+            values[13] = log1p(<double>words)
+            values[14] = <double>chars / <double>_at_least_one(words)
+            values[15] = <double>chars / <double>_at_least_one(parent_chars)
+            values[16] = <double>(<Py_ssize_t>title_words_of[i]) / <double>_at_least_one(words)
+            values[17] = log1p(<double>visible_children[j])
+            values[18] = log(<double>weights[j])
+            values[19] = log1p(<double>(<Py_ssize_t>images_of[i]))
+            values[20] = log1p(<double>(<Py_ssize_t>inputs_of[i]))
+            tail = _tail_cache.get((tag_index, own, inherited[j]))
+            if tail is None:
+                tail = _row_tail(tag_index, own, inherited[j])
+            width = 22 + len(tail)
+            row = PyList_New(width)
+            for k in range(21):  # the frequent 0.0 and 1.0 as shared objects
+                if values[k] == 0.0 and not signbit(values[k]):
+                    value = zero
+                elif values[k] == 1.0:
+                    value = one
+                else:
+                    value = values[k]
+                Py_INCREF(value)
+                PyList_SET_ITEM(row, k, value)
+            Py_INCREF(page_words_value)  # one float object for the page's every row
+            PyList_SET_ITEM(row, 21, page_words_value)
+            for k in range(22, width):
+                value = tail[k - 22]
+                Py_INCREF(value)
+                PyList_SET_ITEM(row, k, value)
+            rows.append(row)
+    finally:
+        free(inherited)
+        free(visible_children)
+    return rows
