@@ -22,6 +22,10 @@ test -s learned.txt
 import scrapy_boilerplate
 from scrapy_boilerplate.page.segmentation import ACCELERATED
 from scrapy_boilerplate.classifiers.gbdt import ACCELERATED as TREES_ACCELERATED
+from scrapy_boilerplate.classifiers.crf_tagging import ACCELERATED as CRF_ACCELERATED
+from scrapy_boilerplate.classifiers.template import ACCELERATED as TEMPLATE_ACCELERATED
+from scrapy_boilerplate.features.nodes import ACCELERATED as NODES_ACCELERATED
+from scrapy_boilerplate.filters.isotonic import ACCELERATED as ISOTONIC_ACCELERATED
 
 import os
 
@@ -29,5 +33,12 @@ assert "site-packages" in scrapy_boilerplate.__file__, scrapy_boilerplate.__file
 if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
     assert ACCELERATED, "the wheel was built without its compiled speedups"
     assert TREES_ACCELERATED, "the wheel was built without its compiled tree inference"
+    for name, built in [
+        ("CRF tagging", CRF_ACCELERATED),
+        ("template scores", TEMPLATE_ACCELERATED),
+        ("node table", NODES_ACCELERATED),
+        ("tree smoothing", ISOTONIC_ACCELERATED),
+    ]:
+        assert built, f"the wheel was built without its compiled {name}"
 print(f"wheel ok: version {scrapy_boilerplate.__version__}, compiled speedups: {ACCELERATED}")
 PY
