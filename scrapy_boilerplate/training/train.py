@@ -1,14 +1,13 @@
 """Training and cross-validation of the learned block classifier (LightGBM, ``[train]`` extra).
 
-Rules: one row per block; a block's weight is ``1 + sqrt(words)`` (long blocks decide the text
-F1); cross-validation folds group pages by domain (a site's pages are never on both sides);
+Rules: one row per block; a block's weight is ``1 + words ** 0.75`` (long blocks decide the
+text F1); cross-validation folds group pages by domain (a site's pages are never on both sides);
 the decoding thresholds are chosen on out-of-fold predictions, never on the pages a model was
 trained on.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -70,8 +69,12 @@ class Decoding:
     group: ScoreGroupFilter | None = None
 
 
+#: A block's row weight is ``1 + words ** WEIGHT_POWER`` (chosen by CV: 0.5 and 1 score lower).
+WEIGHT_POWER = 0.75
+
+
 def _weights(pages: Sequence[PageRows]) -> list[float]:
-    return [1.0 + math.sqrt(block[1]) for page in pages for block in page.blocks]
+    return [1.0 + block[1] ** WEIGHT_POWER for page in pages for block in page.blocks]
 
 
 def fit(pages: Sequence[PageRows], *, num_trees: int = NUM_TREES) -> Any:
