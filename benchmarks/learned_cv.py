@@ -16,6 +16,7 @@ chosen on the out-of-fold scores, and ``article`` (the rule chain) decoded from 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.train import (
     NUM_TREES,
     RULE_COLUMN,
+    Decoding,
     decoding_counts,
     decoding_grid,
     out_of_fold_scores,
@@ -41,6 +43,18 @@ LOW_F1 = 0.3
 def rule_scores(pages: Sequence[PageRows]) -> list[list[float]]:
     """Per page, ``article-rules``' decisions as 0/1 scores (the ``rule_article`` feature)."""
     return [[row[RULE_COLUMN] for row in page.rows] for page in pages]
+
+
+def _point(decoding: Decoding) -> str:
+    """An operating point in words: threshold, gap score, main-region rule."""
+    group = decoding.group
+    region = (
+        "no main-region rule"
+        if group is None
+        else f"main region at {group.min_share:.0%} of the score mass (depth {group.depth}, "
+        f"kept from score {group.keep_score})"
+    )
+    return f"threshold {decoding.threshold}, gap score {decoding.gap_score}, {region}"
 
 
 def table(pages: Sequence[PageRows], columns: dict[str, list[Counts]]) -> str:
@@ -85,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "article-learned (CV)": decoding_counts(pages, scores, tuning.best),
         "article-learned mode=page (CV)": decoding_counts(pages, scores, page_point),
         # 0/1 scores: the threshold keeps exactly the rule's blocks, the gap score none more
-        "article": decoding_counts(pages, rules, tuning.best),
+        # (and no main-region rule: the chain has its own tree rule)
+        "article": decoding_counts(pages, rules, dataclasses.replace(tuning.best, group=None)),
     }
     command = "python benchmarks/learned_cv.py" + "".join(f" {a}" for a in (argv or sys.argv[1:]))
     body = "\n".join(
@@ -94,9 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             f"Generated {date.today().isoformat()} by `{command}`: {len(pages)} pages, "
             f"{args.folds}-fold cross-validation grouped by domain, {NUM_TREES} trees; the "
-            f"decoding chosen on the out-of-fold scores: threshold {tuning.best.threshold}, gap "
-            f"score {tuning.best.gap_score} (`mode=page`: {page_point.threshold} / "
-            f"{page_point.gap_score}). `article` (the rule chain) is decoded from the same "
+            f"decoding chosen on the out-of-fold scores: {_point(tuning.best)} (`mode=page`: "
+            f"{_point(page_point)}). `article` (the rule chain) is decoded from the same "
             "blocks, its headline block dropped as `article-learned` drops it. Word-shingle F1 "
             "as in the tables above (harmonic mean of mean page precision and mean page "
             "recall); pages with a page F1 < 0.3 in brackets. The shipped model is trained on "

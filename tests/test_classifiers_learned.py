@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from array import array
 from importlib import resources
@@ -58,9 +59,27 @@ def test_threshold_option_overrides_the_model() -> None:
     fallback = extract(html, extractor="article-learned", threshold=1.0)
     kept = [b.text for b in rules.blocks if b.is_content and b.text != rules.title]
     assert fallback.text == "\n\n".join(kept)
-    everything = extract(html, extractor="article-learned", threshold=1e-9)
+    everything = extract(html, extractor="article-learned", threshold=1e-9, main_region=False)
     dropped = [block.text for block in everything.blocks if not block.is_content]
     assert dropped == [everything.title]  # the headline goes to the title only
+
+
+def test_main_region_follows_the_model_file_and_the_option(tmp_path: Path) -> None:
+    html = (FIXTURES / "pages" / "article.html").read_bytes()
+    shipped = load_block_model()
+    # keep_score above 1: every content block outside the main region goes
+    group = {"depth": 1, "min_share": 0.7, "keep_score": 1.01}
+    paths = {}
+    for name, value in (("with", group), ("without", None)):
+        metadata = {**shipped.metadata, "group": value}
+        paths[name] = str(tmp_path / f"{name}.json.gz")
+        gbdt.dump_model(dataclasses.replace(shipped, metadata=metadata), paths[name])
+    options = {"extractor": "article-learned", "threshold": 1e-9}
+    everything = extract(html, model=paths["without"], **options).text.split("\n\n")
+    region = extract(html, model=paths["with"], **options).text.split("\n\n")
+    turned_off = extract(html, model=paths["with"], main_region=False, **options).text
+    assert set(region) < set(everything)
+    assert turned_off.split("\n\n") == everything
 
 
 def margins(html: bytes) -> tuple[list[float], list[float]]:

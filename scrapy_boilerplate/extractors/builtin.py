@@ -30,7 +30,7 @@ from ..filters.heuristics import (
     TrailingHeadlineToBoilerplateFilter,
 )
 from ..filters.regions import DropHeadlineFilter, KeepCaptionsFilter, KeepCommentsFilter
-from ..filters.scores import ScoreGapFilter
+from ..filters.scores import ScoreGapFilter, ScoreGroupFilter
 from ..filters.selection import (
     ARTICLE_EXPAND_MIN_WORDS,
     BoilerplateBlockFilter,
@@ -202,10 +202,11 @@ def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Se
 
 #: Operating points of ``article-learned``: ``article`` keeps the body of articles;
 #: ``page`` keeps more of non-article pages (listings, forums, documentation). Each names the
-#: model-metadata keys of its threshold and gap score, and their fallbacks.
-OPERATING_POINTS: dict[str, tuple[str, float, str, float]] = {
-    "article": ("threshold", 0.5, "gap_score", 0.2),
-    "page": ("page_threshold", 0.35, "page_gap_score", 0.15),
+#: model-metadata keys of its threshold and gap score, and their fallbacks, and the key of its
+#: main-region rule (absent or None: no such rule, as in models trained before it existed).
+OPERATING_POINTS: dict[str, tuple[str, float, str, float, str]] = {
+    "article": ("threshold", 0.5, "gap_score", 0.2, "group"),
+    "page": ("page_threshold", 0.35, "page_gap_score", 0.15, "page_group"),
 }
 
 ARTICLE_LEARNED_OPTIONS = (
@@ -226,6 +227,12 @@ ARTICLE_LEARNED_OPTIONS = (
         1.0,
     ),
     Option("fill_gaps", bool, True, "blocks with a moderate score between content blocks join"),
+    Option(
+        "main_region",
+        bool,
+        True,
+        "drop content outside the page region holding most of the score (when the model has it)",
+    ),
     Option("keep_captions", bool, False, "keep image captions inside the article"),
     Option("keep_comments", bool, False, "keep reader comments"),
     SITE_TEMPLATES_OPTION,
@@ -236,13 +243,20 @@ MAX_SCORE_GAP = 3
 
 def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
     model = load_block_model(options["model"])
-    threshold_key, threshold, gap_key, gap_score = OPERATING_POINTS[options["mode"]]
+    threshold_key, threshold, gap_key, gap_score, group_key = OPERATING_POINTS[options["mode"]]
     threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
     chain += _site_templates(options, context)
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(gap_key, gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
+    group = model.metadata.get(group_key)
+    if options["main_region"] and group:
+        chain.append(
+            ScoreGroupFilter(
+                int(group["depth"]), float(group["min_share"]), float(group["keep_score"])
+            )
+        )
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())

@@ -1,7 +1,8 @@
 """Decoding of block scores: from a model's per-block probabilities to content decisions.
 
 A learned classifier sets each block's ``score`` (probability of content, 0-1); these filters
-turn scores into ``is_content``.
+turn scores into ``is_content``; :class:`ScoreGroupFilter` then keeps the page region that holds
+most of the content score (the tree rule of :mod:`.tree`, weighted by the scores).
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..model.document import TextDocument
+from ..model import labels as L
+from ..model.document import Element, TextBlock, TextDocument
+from .tree import is_under, nth_ancestor, paragraph_of
 
-__all__ = ["ScoreThresholdFilter", "ScoreGapFilter"]
+__all__ = ["ScoreThresholdFilter", "ScoreGapFilter", "ScoreGroupFilter"]
 
 
 @dataclass(frozen=True)
@@ -49,4 +52,52 @@ class ScoreGapFilter:
                 if block.score is not None and block.score >= self.min_score:
                     block.is_content = True
                     changed = True
+        return changed
+
+
+@dataclass(frozen=True)
+class ScoreGroupFilter:
+    """Drop content blocks outside the page region that holds most of the content score.
+
+    Rule: a content block's mass is its score times its words. Content blocks are grouped by the
+    ``depth``-th ancestor of their paragraph (:func:`~.tree.paragraph_of`; 0 = the paragraph,
+    1 = its parent); the group with the most mass wins and is widened to its parent,
+    grandparent ... until its subtree holds at least ``min_share`` (0-1) of the content mass.
+    Content blocks outside that subtree lose ``is_content`` (label ``OUTSIDE_MAIN_GROUP``)
+    unless their score reaches ``keep_score``. Blocks without an element are left alone.
+    """
+
+    depth: int = 1
+    min_share: float = 0.7
+    keep_score: float = 0.8
+
+    def __call__(self, doc: TextDocument) -> bool:
+        selected: list[tuple[TextBlock, Element]] = []
+        for block in doc.blocks:
+            if block.is_content and block.element is not None:
+                selected.append((block, nth_ancestor(paragraph_of(block.element), self.depth)))
+        group_mass: dict[Element, float] = {}
+        subtree_mass: dict[Element, float] = {}
+        for block, key in selected:
+            mass = (block.score or 0.0) * block.num_words
+            group_mass[key] = group_mass.get(key, 0.0) + mass
+            subtree_mass[key] = subtree_mass.get(key, 0.0) + mass
+            for ancestor in key.iterancestors():
+                subtree_mass[ancestor] = subtree_mass.get(ancestor, 0.0) + mass
+        if len(group_mass) < 2:
+            return False
+        needed = self.min_share * sum(group_mass.values())
+        winner = max(group_mass, key=group_mass.__getitem__)
+        while subtree_mass[winner] < needed:
+            parent = winner.getparent()
+            if parent is None:
+                break
+            winner = parent
+        changed = False
+        for block, key in selected:
+            if (block.score or 0.0) >= self.keep_score or is_under(key, winner):
+                continue
+            block.is_content = False
+            block.labels.add(L.OUTSIDE_MAIN_GROUP)
+            changed = True
         return changed

@@ -15,7 +15,7 @@ from typing import Final
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 
-__all__ = ["PARAGRAPH_TAGS", "AncestorGroupingFilter", "paragraph_of", "nth_ancestor"]
+__all__ = ["PARAGRAPH_TAGS", "AncestorGroupingFilter", "paragraph_of", "nth_ancestor", "is_under"]
 
 #: Tags treated as paragraphs by the grouping (the paper's list).
 PARAGRAPH_TAGS: Final = frozenset(
@@ -80,7 +80,7 @@ class AncestorGroupingFilter:
             winner = self._widen(winner, selected, self.min_share * sum(group_text.values()))
         changed = False
         for block, key in selected:
-            if key is winner or (key is not None and winner is not None and _is_under(key, winner)):
+            if key is winner or (key is not None and winner is not None and is_under(key, winner)):
                 continue
             block.is_content = False
             block.labels.add(L.OUTSIDE_MAIN_GROUP)
@@ -109,6 +109,6 @@ class AncestorGroupingFilter:
         return node
 
 
-def _is_under(element: Element, ancestor: Element) -> bool:
+def is_under(element: Element, ancestor: Element) -> bool:
     """True if ``ancestor`` is ``element`` or one of its ancestors."""
     return element is ancestor or any(node is ancestor for node in element.iterancestors())

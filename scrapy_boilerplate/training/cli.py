@@ -38,6 +38,7 @@ from .train import (
     TRAINING_PARAMETERS,
     Decoding,
     decoding_grid,
+    decoding_metadata,
     export,
     fit,
     out_of_fold_scores,
@@ -99,10 +100,8 @@ def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any]
         page_point = tune_decoding(subset, [scores[i] for i in others], decoding_grid()).best
     results = score_decoding(pages, scores, article)
     metadata = {
-        "threshold": article.threshold,
-        "gap_score": article.gap_score,
-        "page_threshold": page_point.threshold,
-        "page_gap_score": page_point.gap_score,
+        **decoding_metadata(article),
+        **decoding_metadata(page_point, "page_"),
         "cv_folds": folds,
         "cv_mean_f1": round(statistics.fmean(results), 4),
     }
@@ -144,8 +143,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         print(f"\n{args.folds}-fold CV by domain, decoding {metadata}:\n")
         print(type_report(pages, results))
     else:
-        default = Decoding()
-        metadata = {"threshold": default.threshold, "gap_score": default.gap_score}
+        metadata = decoding_metadata(Decoding())
     booster = fit(pages, num_trees=args.trees)
     metadata |= {
         "trained_on": root.name,

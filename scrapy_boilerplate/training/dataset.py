@@ -10,21 +10,39 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Final
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 from ..classifiers.features import feature_rows
 from ..errors import BoilerplateError
 from ..evaluation.datasets import Page, load_pages
 from ..extractors.title import find_title
-from ..model.document import BlockRow, blocks_to_rows
+from ..model.document import BlockRow, Element, TextBlock, blocks_to_rows
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
 from .labels import gold_labels
 
-__all__ = ["PageRows", "page_rows", "dataset_rows", "domain_of"]
+__all__ = [
+    "PageRows",
+    "Skeleton",
+    "page_rows",
+    "dataset_rows",
+    "domain_of",
+    "skeleton_of",
+    "skeleton_elements",
+]
+
+#: The elements that hold a page's blocks and their ancestors, as (parent index or -1, tag)
+#: pairs, parents first: enough tree for the tree rules of the decoding, picklable.
+Skeleton = list[tuple[int, str]]
+_ELEMENT_NAME: Final = re.compile(r"[A-Za-z_][\w.-]*")
+_ANY_ELEMENT: Final = "x-node"
 
 
 @dataclass
@@ -38,6 +56,9 @@ class PageRows:
     labels: list[int]
     blocks: list[BlockRow]
     title: str | None
+    skeleton: Skeleton = dataclasses.field(default_factory=list)
+    #: Per block, the index of its container element in ``skeleton`` (-1: none).
+    containers: list[int] = dataclasses.field(default_factory=list)
 
 
 def domain_of(url: str | None, fallback: str) -> str:
@@ -55,6 +76,7 @@ def page_rows(page: Page) -> PageRows | None:
     title = find_title(doc)
     rows = feature_rows(doc, title)
     labels = gold_labels(doc.blocks, page.gold_text)
+    skeleton, containers = skeleton_of(doc.blocks)
     for block in doc.blocks:
         block.is_content = False
         block.labels.clear()
@@ -65,7 +87,47 @@ def page_rows(page: Page) -> PageRows | None:
         labels=labels,
         blocks=blocks_to_rows(doc.blocks),
         title=title,
+        skeleton=skeleton,
+        containers=containers,
     )
+
+
+def skeleton_of(blocks: list[TextBlock]) -> tuple[Skeleton, list[int]]:
+    """The skeleton of the blocks' container elements and their ancestors, and per block the
+    index of its container (-1 for a block without element)."""
+    index: dict[Element, int] = {}
+    skeleton: Skeleton = []
+    containers = []
+    for block in blocks:
+        element = block.element
+        if element is None:
+            containers.append(-1)
+            continue
+        chain = []
+        node: Element | None = element
+        while node is not None and node not in index:
+            chain.append(node)
+            node = node.getparent()
+        parent = -1 if node is None else index[node]
+        for missing in reversed(chain):
+            tag = missing.tag
+            skeleton.append((parent, tag if isinstance(tag, str) else ""))
+            parent = index[missing] = len(skeleton) - 1
+        containers.append(index[element])
+    return skeleton, containers
+
+
+def skeleton_elements(skeleton: Skeleton) -> list[Element]:
+    """The skeleton as fresh lxml elements (same tags and parents), by index; a tag that is not
+    an element name (HTML parsers keep ``o:p``, ``class="row"`` ...) becomes ``x-node``."""
+    elements: list[Element] = []
+    for parent, tag in skeleton:
+        name = tag if _ELEMENT_NAME.fullmatch(tag) else _ANY_ELEMENT
+        if parent < 0:
+            elements.append(etree.Element(name))
+        else:
+            elements.append(etree.SubElement(elements[parent], name))
+    return elements
 
 
 def dataset_rows(path: str, *, limit: int | None = None, jobs: int | None = None) -> list[PageRows]:

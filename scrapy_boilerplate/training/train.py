@@ -1,14 +1,13 @@
 """Training and cross-validation of the learned block classifier (LightGBM, ``[train]`` extra).
 
-Rules: one row per block; a block's weight is ``1 + sqrt(words)`` (long blocks decide the text
-F1); cross-validation folds group pages by domain (a site's pages are never on both sides);
+Rules: one row per block; a block's weight is ``1 + words ** 0.75`` (long blocks decide the
+text F1); cross-validation folds group pages by domain (a site's pages are never on both sides);
 the decoding thresholds are chosen on out-of-fold predictions, never on the pages a model was
 trained on.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,10 +17,10 @@ from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
 from ..filters.regions import DropHeadlineFilter
-from ..filters.scores import ScoreGapFilter, ScoreThresholdFilter
+from ..filters.scores import ScoreGapFilter, ScoreGroupFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
 from ..output.text import article_text
-from .dataset import PageRows
+from .dataset import PageRows, skeleton_elements
 
 __all__ = [
     "Decoding",
@@ -34,6 +33,7 @@ __all__ = [
     "RULE_COLUMN",
     "tune_decoding",
     "decoding_grid",
+    "decoding_metadata",
     "export",
     "Tuning",
 ]
@@ -60,15 +60,21 @@ RULE_COLUMN = feature_names().index("rule_article")
 
 @dataclass(frozen=True)
 class Decoding:
-    """How scores become decisions: a threshold, then gap filling (see :mod:`..filters.scores`)."""
+    """How scores become decisions: a threshold, gap filling, then (when ``group`` is set) the
+    main-region rule (see :mod:`..filters.scores`)."""
 
     threshold: float = 0.5
     gap_score: float = 0.2
     max_gap: int = 3
+    group: ScoreGroupFilter | None = None
+
+
+#: A block's row weight is ``1 + words ** WEIGHT_POWER`` (chosen by CV: 0.5 and 1 score lower).
+WEIGHT_POWER = 0.75
 
 
 def _weights(pages: Sequence[PageRows]) -> list[float]:
-    return [1.0 + math.sqrt(block[1]) for page in pages for block in page.blocks]
+    return [1.0 + block[1] ** WEIGHT_POWER for page in pages for block in page.blocks]
 
 
 def fit(pages: Sequence[PageRows], *, num_trees: int = NUM_TREES) -> Any:
@@ -103,16 +109,23 @@ def out_of_fold_scores(
 
 def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     """The article text the decoding keeps from ``page``'s blocks with ``scores`` (as the
-    ``article`` chain does: threshold, else the rule chain's decisions; gap filling; the
-    headline out)."""
+    ``article-learned`` chain does: threshold, else the rule chain's decisions; gap filling;
+    the main region; the headline out)."""
     doc = TextDocument(blocks=blocks_from_rows(page.blocks))
     for block, score in zip(doc.blocks, scores, strict=True):
         block.score = score
+    if decoding.group is not None and page.skeleton:
+        elements = skeleton_elements(page.skeleton)
+        for block, container in zip(doc.blocks, page.containers, strict=True):
+            if container >= 0:
+                block.elements = [elements[container]]
     ScoreThresholdFilter(decoding.threshold)(doc)
     if not doc.content_blocks:  # as LearnedBlockClassifier: the rule chain's decisions stay
         for block, row in zip(doc.blocks, page.rows, strict=True):
             block.is_content = row[RULE_COLUMN] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
+    if decoding.group is not None:
+        decoding.group(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)
     return article_text(doc.blocks)
 
@@ -158,16 +171,33 @@ def tune_decoding(
     return tuning
 
 
-#: Decodings tried for each operating point (threshold, gap score).
+#: Decodings tried for each operating point (threshold, gap score, main-region rule or none).
 THRESHOLDS = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
 GAP_SCORES = (0.1, 0.2)
+GROUPS = (None, ScoreGroupFilter())
 
 
 def decoding_grid() -> list[Decoding]:
     """Every decoding :func:`tune_decoding` tries."""
     return [
-        Decoding(threshold, min(gap, threshold)) for threshold in THRESHOLDS for gap in GAP_SCORES
+        Decoding(threshold, min(gap, threshold), group=group)
+        for group in GROUPS
+        for threshold in THRESHOLDS
+        for gap in GAP_SCORES
     ]
+
+
+def decoding_metadata(decoding: Decoding, prefix: str = "") -> dict[str, Any]:
+    """The model-file metadata of an operating point: its threshold, gap score and main-region
+    rule (``{prefix}group``: depth, min_share, keep_score; None when off)."""
+    group = decoding.group
+    return {
+        f"{prefix}threshold": decoding.threshold,
+        f"{prefix}gap_score": decoding.gap_score,
+        f"{prefix}group": None
+        if group is None
+        else {"depth": group.depth, "min_share": group.min_share, "keep_score": group.keep_score},
+    }
 
 
 def export(booster: Any, metadata: dict[str, Any]) -> TreeEnsemble:
