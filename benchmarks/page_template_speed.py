@@ -30,14 +30,17 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from stage_clock import StageClock
 
 from scrapy_boilerplate import BoilerplateError, get_extractor
 from scrapy_boilerplate.classifiers.template import (
     load_template_model,
     node_weights,
+    page_nodes,
     smoothed_scores,
     template_scores,
 )
@@ -69,14 +72,7 @@ def sample_pages(name: str, limit: int | None) -> Iterator[tuple[str, str, str |
 def stage_times(html: str, url: str | None) -> dict[str, float]:
     """Seconds of each of page-template's stages on one page (the filter's steps one by one)."""
     model = load_template_model("")
-    times: dict[str, float] = {}
-    clock = time.perf_counter
-
-    def timed(name: str, step: Callable[[], Any]) -> Any:
-        start = clock()
-        value = step()
-        times[name] = clock() - start
-        return value
+    timed = StageClock()
 
     root = timed("parse", lambda: parse_html(html))
     doc = timed("segment", lambda: segment(root, url=url))
@@ -96,28 +92,20 @@ def stage_times(html: str, url: str | None) -> dict[str, float]:
         lambda: smoothed_scores(tree.parent, scores, weights, visible_area, c=0.01, levels=64),
     )
     timed("owners", lambda: block_owners(table, tree, doc.blocks))
-    return times
+    return timed.times
 
 
 def value_digest(html: str, url: str | None) -> str:
     """A digest of every intermediate value of page-template on one page, and of its output."""
-    doc = segment(parse_html(html), url=url)
-    keep_hidden = any(L.HIDDEN in block.labels for block in doc.blocks)
-    table = node_table(doc.root, doc.url, doc.title, keep_hidden=keep_hidden)
-    area = areas(table)
-    tree = fold_hidden(table, area)
-    rows = node_feature_rows(table, tree, area)
-    model = load_template_model("")
-    scores = template_scores(model, rows)
-    weights = node_weights(tree.weight, [table.words[i] for i in tree.nodes], "words")
+    nodes = page_nodes(segment(parse_html(html), url=url))
+    table, area, tree, rows, owners = nodes.table, nodes.area, nodes.tree, nodes.rows, nodes.owners
+    scores = template_scores(load_template_model(""), rows)
+    weights = node_weights(tree.weight, nodes.visible_words, "words")
     smoothed = (
-        smoothed_scores(
-            tree.parent, scores, weights, [area[i] for i in tree.nodes], c=0.01, levels=64
-        )
+        smoothed_scores(tree.parent, scores, weights, nodes.visible_area, c=0.01, levels=64)
         if scores
         else []
     )
-    owners = block_owners(table, tree, doc.blocks)
     parts = [
         str(table.title_vocabulary),
         ",".join(element.tag for element in table.elements),

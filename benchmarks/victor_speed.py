@@ -26,9 +26,11 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from stage_clock import StageClock
 
 from scrapy_boilerplate import BoilerplateError, get_extractor
 from scrapy_boilerplate.evaluation.datasets import DATASETS_ENV, load_pages, resolve_dataset
@@ -79,21 +81,14 @@ def stage_times(html: str, url: str | None) -> dict[str, float]:
     from scrapy_boilerplate.features.victor import victor_features
 
     model = load_victor_model("")
-    times: dict[str, float] = {}
-    clock = time.perf_counter
-
-    def timed(name: str, step: Callable[[], Any]) -> Any:
-        start = clock()
-        value = step()
-        times[name] = clock() - start
-        return value
+    timed = StageClock()
 
     root = timed("parse", lambda: parse_html(html))
     blocks = timed("split", lambda: victor_blocks(root))
     rows = timed("features", lambda: victor_features(blocks))
     codes = timed("tagging", lambda: model.tag(rows))
     timed("assembly", lambda: victor_classifier.assemble_segments(blocks, codes))
-    return times
+    return timed.times
 
 
 def main(argv: list[str] | None = None) -> int:
