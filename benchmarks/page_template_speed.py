@@ -2,15 +2,16 @@
 """Per-page time of ``page-template`` beside ``article`` (same pages, same run); digests of
 page-template's intermediate values.
 
-The pages: the first 500 of WCXB-dev (id order, ``--limit``). Each page is decoded to ``str``
-first (not timed); then both extractors run on it one after the other (the order alternates
-from page to page, so a busy machine slows both alike), each call bracketed by
+The pages: the first 500 of WCXB-dev (id order; ``--limit``, ``--dataset``). Each page is
+decoded to ``str`` first (not timed); then both extractors run on it one after the other (the
+order alternates from page to page, so a busy machine slows both alike), each call bracketed by
 ``time.perf_counter()`` (parsing included). The first page is run once untimed (imports, model
 loading).
 
 ``--stages`` then times page-template's stages on the same pages, in a second pass: parse,
 segmentation, node table, visible tree (areas, folding), feature rows, scores, smoothing and
-block owners. ``--digests-out FILE`` writes, per page of every shared dataset (WCXB-dev,
+block owners (feature rows and scores in one stage, as the filter runs them).
+``--digests-out FILE`` writes, per page of every shared dataset (WCXB-dev,
 L3S-GN1, CleanEval dev and final), a digest of every intermediate value (node table columns,
 areas, visible tree, feature rows, raw and smoothed scores, block owners) and of the blocks'
 scores and decisions; ``--digests-check FILE`` compares with such a file: proof that a
@@ -38,15 +39,16 @@ from stage_clock import StageClock
 
 from scrapy_boilerplate import BoilerplateError, get_extractor
 from scrapy_boilerplate.classifiers.template import (
+    PageNodes,
     load_template_model,
     node_weights,
     page_nodes,
+    page_template_scores,
     smoothed_scores,
     template_scores,
 )
 from scrapy_boilerplate.evaluation.datasets import DATASETS_ENV, load_pages, resolve_dataset
 from scrapy_boilerplate.evaluation.report import page_text
-from scrapy_boilerplate.features.node_features import node_feature_rows
 from scrapy_boilerplate.features.nodes import areas, block_owners, fold_hidden, node_table
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.page.parsing import parse_html
@@ -82,8 +84,8 @@ def stage_times(html: str, url: str | None) -> dict[str, float]:
     )
     area = timed("areas", lambda: areas(table))
     tree = timed("fold", lambda: fold_hidden(table, area))
-    rows = timed("rows", lambda: node_feature_rows(table, tree, area))
-    scores = timed("scores", lambda: template_scores(model, rows))
+    nodes = PageNodes(table, area, tree, owners=[])
+    scores = timed("rows+scores", lambda: page_template_scores(model, nodes))
     visible_area = [area[i] for i in tree.nodes]
     visible_words = [table.words[i] for i in tree.nodes]
     weights = node_weights(tree.weight, visible_words, "words")
@@ -144,14 +146,17 @@ def all_digests() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--limit", type=int, default=500, help="first N pages of WCXB-dev")
+    parser.add_argument("--limit", type=int, default=500, help="first N pages of the dataset")
+    parser.add_argument(
+        "--dataset", default="wcxb-dev", choices=DIGEST_DATASETS, help="the pages timed"
+    )
     parser.add_argument("--stages", action="store_true", help="also time the stages")
     parser.add_argument("--no-timing", action="store_true", help="digests only")
     parser.add_argument("--digests-out", type=Path, help="write per-page value digests")
     parser.add_argument("--digests-check", type=Path, help="compare with recorded digests")
     args = parser.parse_args(argv)
     if not args.no_timing:
-        time_extractors(args.limit, args.stages)
+        time_extractors(args.dataset, args.limit, args.stages)
     if not (args.digests_out or args.digests_check):
         return 0
     digests = all_digests()
@@ -170,11 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def time_extractors(limit: int, stages: bool) -> None:
+def time_extractors(dataset: str, limit: int, stages: bool) -> None:
     """Print article's and page-template's per-page medians (and page-template's stages)."""
     extractors = {name: get_extractor(name) for name in ("page-template", "article")}
     seconds: dict[str, list[float]] = {name: [] for name in extractors}
-    pages = list(sample_pages("wcxb-dev", limit))
+    pages = list(sample_pages(dataset, limit))
     for number, (_, html, url) in enumerate(pages):
         if number == 0:
             for extractor in extractors.values():
@@ -185,7 +190,7 @@ def time_extractors(limit: int, stages: bool) -> None:
             with contextlib.suppress(BoilerplateError):
                 extractors[name].extract(html, url)
             seconds[name].append(time.perf_counter() - start)
-    print(f"{len(pages)} pages (first {limit} of wcxb-dev)")
+    print(f"{len(pages)} pages (first {limit} of {dataset})")
     for name, values in seconds.items():
         ordered = sorted(values)
         p95 = ordered[int(0.95 * (len(ordered) - 1))]

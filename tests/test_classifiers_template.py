@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from scrapy_boilerplate.classifiers.template import (
     load_template_model,
     node_weights,
     page_nodes,
+    page_template_scores,
     penalties,
     template_scores,
     template_scores_pure,
@@ -78,6 +80,13 @@ def test_scores_follow_the_logistic_model() -> None:
     for row, score in zip(nodes.rows, scores, strict=True):
         assert score == pytest.approx(1 / (1 + math.exp(5.0 - 10.0 * row[anchor_frac])))
     assert template_scores(link_model(), nodes.rows) == scores  # deterministic
+
+
+@pytest.mark.parametrize("model", [link_model(), load_template_model()], ids=["two", "shipped"])
+def test_page_scores_are_the_scores_of_the_rows(model: TemplateModel) -> None:
+    """Flat feature matrix (shipped model, every feature) or rows (other models): same scores."""
+    nodes = nodes_of(PAGE)
+    assert page_template_scores(model, nodes) == template_scores_pure(model, nodes.rows)
 
 
 def test_area_buckets_pick_their_regression() -> None:
@@ -212,6 +221,11 @@ def test_compiled_scores_equal_pure_on_random_rows(seed: int) -> None:
         rows += [[0.0] * width, [1e6] * width, [-1e6] * width]
         fast = template_scores(model, rows)
         assert repr(fast) == repr(template_scores_pure(model, rows))
+        assert template_module._template is not None
+        matrix = array("d", [value for row in rows for value in row])
+        args = (model.area_cuts, model.intercepts, model.coefs)
+        log_area = node_feature_names().index("log_area")
+        assert repr(template_module._template.matrix_scores(matrix, log_area, *args)) == repr(fast)
 
 
 @needs_twin
@@ -226,6 +240,10 @@ def test_the_compiled_scores_leave_other_rows_to_the_reference() -> None:
     assert twin([[1] * width], log_area, *args) is None  # ints
     assert twin([(0.5,) * width], log_area, *args) is None  # tuples
     assert twin([[0.5] * (width - 1)], log_area, *args) is None  # short rows
+    matrix_scores = template_module._template.matrix_scores
+    assert matrix_scores(array("d", [0.5] * width * 2), log_area, *args) is not None
+    assert matrix_scores(array("d"), log_area, *args) == []
+    assert matrix_scores(array("d", [0.5] * (width + 1)), log_area, *args) is None  # ragged
     int_rows = [[1] * width, [0] * width]
     assert template_scores(model, int_rows) == template_scores_pure(model, int_rows)
     assert template_scores(link_model(), [[0.5] * width]) == template_scores_pure(

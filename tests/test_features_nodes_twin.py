@@ -21,7 +21,9 @@ from lxml import etree
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.classifiers.template import (
+    PageNodes,
     load_template_model,
+    page_template_scores,
     template_scores,
     template_scores_pure,
 )
@@ -190,6 +192,10 @@ HREFS = [
     "http://[bad/", "http://bad]/", "http://n%65ws.com", "http://news.com%ZONE/",
     "http://\u00f1ews.com/", "http://news.com\u3002x/", "tel:123", "news.com/x", "c:/path",
     "http:news.com", "http:/news.com", "//", "http://", "http://www./", "http://WWW.News.Com",
+    "HTTPS://News.Com:8080/a", "http://user@news.com/", "http://news.com?x=1", "http://news.com#f",
+    "//www.news.com/x", "http://news.com.evil.org/", "http://evil.org/news.com", "https://news.com:/",
+    "http://:80/news.com", "hTTp://news.com/", "http://news.com\\x", "https:news.com//news.com",
+    "http://www.www.news.com/", "//news.com", "http://news.com:x:y/",
 ]  # fmt: skip
 
 
@@ -205,6 +211,23 @@ def test_internal_links(host: str) -> None:
                     _nodes.is_internal(href, host)
                 continue
             assert _nodes.is_internal(href, host) == expected, href
+
+
+TITLE_WORDS = ["storm", "coast", "monday", "\u00e9t\u00e9", "i\u0307stanbul", "x", "2024"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_title_words_of_random_texts(seed: int) -> None:
+    """The twin's shortcuts (length and first-character tests, ASCII texts not lowered)."""
+    rng = random.Random(seed)
+    alphabet = "aZxX09 ,.-\u00e9\u00c9\u0130I\u0307\u4e2d\u00a0"
+    for _ in range(500):
+        vocabulary = set(rng.sample(TITLE_WORDS, rng.randint(1, 4)))
+        pieces = [rng.choice([*TITLE_WORDS, "Storm", "STORM", "\u0130stanbul", "\u00c9T\u00c9"])]
+        pieces += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))]
+        text = " ".join(rng.sample(pieces * 3, rng.randint(1, 6)))
+        expected = nodes._title_word_count(text, vocabulary)
+        assert _nodes.title_word_count(text, vocabulary) == expected, (text, vocabulary)
 
 
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "section", "nav", "img", "input", "td", "h2"]
@@ -288,7 +311,11 @@ def test_every_shared_dataset_page(dataset: str) -> None:
         tree = nodes.fold_hidden(pure, area)
         rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert node_features.node_feature_rows(pure, tree, area) == rows, page.id
-        assert template_scores(model, rows) == template_scores_pure(model, rows), page.id
+        scores = template_scores_pure(model, rows)
+        assert template_scores(model, rows) == scores, page.id
+        matrix = node_features.node_feature_matrix(pure, tree, area)
+        assert matrix is not None and list(matrix) == [v for row in rows for v in row], page.id
+        assert page_template_scores(model, PageNodes(pure, area, tree, [])) == scores, page.id
     assert count >= 50
 
 

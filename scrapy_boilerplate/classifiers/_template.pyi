@@ -7,3 +7,10 @@ def template_scores(
     intercepts: tuple[float, ...],
     coefs: tuple[tuple[float, ...], ...],
 ) -> list[float] | None: ...
+def matrix_scores(
+    matrix: Sequence[float],
+    log_area: int,
+    cuts: tuple[float, ...],
+    intercepts: tuple[float, ...],
+    coefs: tuple[tuple[float, ...], ...],
+) -> list[float] | None: ...

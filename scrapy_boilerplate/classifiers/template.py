@@ -30,7 +30,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from ..features.node_features import node_feature_names, node_feature_rows
+from ..features.node_features import (
+    node_feature_matrix,
+    node_feature_names,
+    node_feature_rows,
+)
 from ..features.nodes import (
     NodeTable,
     VisibleTree,
@@ -51,6 +55,7 @@ __all__ = [
     "TemplateModel",
     "PageNodes",
     "page_nodes",
+    "page_template_scores",
     "penalties",
     "template_scores",
     "template_scores_pure",
@@ -115,13 +120,18 @@ def _sigmoid(margin: float) -> float:
 
 @dataclass
 class PageNodes:
-    """A page's visible nodes: node table, areas, visible tree, feature rows, block owners."""
+    """A page's visible nodes: node table, areas, visible tree, block owners; their feature
+    rows are computed on first use."""
 
     table: NodeTable
     area: list[float]
     tree: VisibleTree
-    rows: list[list[float]]
     owners: list[int]
+
+    @functools.cached_property
+    def rows(self) -> list[list[float]]:
+        """One row of :func:`~..features.node_features.node_feature_names` per visible node."""
+        return node_feature_rows(self.table, self.tree, self.area)
 
     @property
     def visible_area(self) -> list[float]:
@@ -139,8 +149,21 @@ def page_nodes(doc: TextDocument) -> PageNodes:
     table = node_table(doc.root, doc.url, doc.title, keep_hidden=keep_hidden)
     area = areas(table)
     tree = fold_hidden(table, area)
-    rows = node_feature_rows(table, tree, area)
-    return PageNodes(table, area, tree, rows, block_owners(table, tree, doc.blocks))
+    return PageNodes(table, area, tree, block_owners(table, tree, doc.blocks))
+
+
+def page_template_scores(model: TemplateModel, nodes: PageNodes) -> list[float]:
+    """:func:`template_scores` of the page's feature rows; with the compiled twins, the rows
+    go from the features to the scores as one flat array of doubles (same scores)."""
+    if _template is not None and model.columns == _ALL_COLUMNS:
+        matrix = node_feature_matrix(nodes.table, nodes.tree, nodes.area)
+        if matrix is not None:
+            scores: list[float] | None = _template.matrix_scores(
+                matrix, _LOG_AREA, model.area_cuts, model.intercepts, model.coefs
+            )
+            if scores is not None:
+                return scores
+    return template_scores(model, nodes.rows)
 
 
 def template_scores(model: TemplateModel, rows: Sequence[Sequence[float]]) -> list[float]:
@@ -224,7 +247,7 @@ class PageTemplateFilter:
         if not doc.blocks:
             return False
         nodes = page_nodes(doc)
-        scores = template_scores(self.model, nodes.rows)
+        scores = page_template_scores(self.model, nodes)
         if self.smooth:
             weights = node_weights(nodes.tree.weight, nodes.visible_words, self.weighting)
             scores = smoothed_scores(

@@ -16,7 +16,12 @@ instructions, entities, namespaced elements or attributes) gives ``None``: the c
 runs the reference.
 """
 
+import array
+
+from cpython cimport array
+from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport fabs, log, log1p, signbit
@@ -66,6 +71,7 @@ cdef Py_ssize_t _CACHE_LIMIT = 100_000
 cdef dict _TAG_INDEX = None
 cdef Py_ssize_t _OTHER_TAG = 0
 cdef bint _loaded = False
+cdef array.array _DOUBLES = array.array("d")
 
 
 cdef Py_ssize_t _fill(list keep, const char** names, object values, Py_ssize_t limit) except -1:
@@ -278,23 +284,77 @@ cdef object _element_mask(xmlNode* node, object element, object tag):
     return mask
 
 
-cdef Py_ssize_t _title_words(str text, vocabulary) except -1:
-    """``nodes._title_word_count(text, vocabulary)``: runs of letters and digits of the
-    lower-cased text found in ``vocabulary``."""
-    cdef str lowered = text.lower()
-    cdef Py_ssize_t i, start = -1, n = len(lowered), count = 0
-    cdef Py_UCS4 c
-    for i in range(n):
-        c = lowered[i]
-        if c.isalnum():
-            if start < 0:
-                start = i
-        elif start >= 0:
-            count += lowered[start:i] in vocabulary
-            start = -1
-    if start >= 0:
-        count += lowered[start:n] in vocabulary
-    return count
+cdef inline bint _is_alnum(Py_UCS4 c) noexcept:
+    """``str.isalnum`` of one character, without the Unicode tables for ASCII."""
+    if c < 128:
+        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
+    return c.isalnum()
+
+
+cdef class _Vocabulary:
+    """The title's words, with the cheap tests that rule most runs out before a lookup:
+    their lengths (code points) and, for ASCII, their first characters."""
+
+    cdef object words
+    cdef Py_ssize_t shortest, longest
+    cdef uint64_t first[2]  # bit c of first[c >> 6] for an ASCII first character c
+    cdef bint non_ascii_first
+
+    def __cinit__(self, words):
+        cdef Py_ssize_t c
+        self.words = words
+        self.shortest = min([len(word) for word in words] or [0])
+        self.longest = max([len(word) for word in words] or [-1])
+        self.first[0] = self.first[1] = 0
+        self.non_ascii_first = False
+        for word in words:
+            if not isinstance(word, str) or not word:
+                self.shortest, self.non_ascii_first = 0, True  # no shortcut: look every run up
+                self.first[0] = self.first[1] = ~<uint64_t>0
+                continue
+            c = <Py_ssize_t>(<Py_UCS4>(<str>word)[0])
+            if c < 128:
+                self.first[c >> 6] |= (<uint64_t>1) << (c & 63)
+            else:
+                self.non_ascii_first = True
+
+    cdef inline bint may_hold(self, Py_ssize_t first, Py_ssize_t length) noexcept:
+        if length < self.shortest or length > self.longest:
+            return False
+        if first < 128:
+            return (self.first[first >> 6] >> (first & 63)) & 1
+        return self.non_ascii_first
+
+    cdef Py_ssize_t count(self, str text) except -1:
+        """``nodes._title_word_count(text, words)``: runs of letters and digits of the
+        lower-cased text found in the words. An ASCII text is not lowered as a whole (runs
+        and their case are the same): only the runs that may be words are."""
+        cdef bint ascii = text.isascii()
+        cdef str scanned = text if ascii else text.lower()
+        cdef Py_ssize_t i, start = -1, n = len(scanned), count = 0
+        cdef Py_UCS4 c
+        cdef Py_ssize_t first = 0
+        for i in range(n + 1):
+            c = scanned[i] if i < n else u" "
+            if _is_alnum(c):
+                if start < 0:
+                    start = i
+                    first = <Py_ssize_t>c
+                    if ascii and 65 <= first <= 90:
+                        first += 32
+            elif start >= 0:
+                if self.may_hold(first, i - start):
+                    if ascii:
+                        count += scanned[start:i].lower() in self.words
+                    else:
+                        count += scanned[start:i] in self.words
+                start = -1
+        return count
+
+
+def title_word_count(str text, vocabulary):
+    """``nodes._title_word_count(text, vocabulary)`` (for the tests)."""
+    return _Vocabulary(vocabulary).count(text)
 
 
 def is_internal(str href, str host):
@@ -312,8 +372,10 @@ cdef bint _internal(str href, str host) except -1:
     line breaks are taken out (``www.`` removed: still a piece), unless a ``%`` keeps a zone's
     case; an ASCII ``href`` without brackets never makes it raise. So when the page's host is
     not in that text, an absolute link is external and a relative one internal, as the
-    reference says.
+    reference says. Otherwise :func:`_http_internal` decides the plain ``http(s)://`` and
+    ``//`` links, and the reference the rest.
     """
+    cdef int decided
     key = (href, host)
     internal = _internal_cache.get(key)
     if internal is not None:
@@ -331,21 +393,54 @@ cdef bint _internal(str href, str host) except -1:
     ):
         internal = not (stripped.startswith("//") or ":" in stripped.split("/", 1)[0])
     else:
-        internal = bool(_is_internal(href, host))
+        decided = _http_internal(stripped, host)
+        internal = bool(_is_internal(href, host)) if decided < 0 else bool(decided)
     _internal_cache[key] = internal
     return internal
+
+
+cdef int _http_internal(str href, str host) except -2:
+    """``nodes._is_internal`` of a stripped ``href`` that is ``//host...`` or an ``http(s)://``
+    URL of printable ASCII without ``[]%@\\``: its host is then what ``urlsplit`` finds (the
+    text up to ``/?#``, before any ``:``, lower-cased). -1 for any other ``href``."""
+    cdef Py_ssize_t n = len(href), k, start, end
+    cdef Py_UCS4 c
+    cdef str lowered, hostname
+    if not host:
+        return -1
+    for k in range(n):
+        c = href[k]
+        if c < 0x21 or c > 0x7E or c == u"[" or c == u"]" or c == u"%" or c == u"@" or c == u"\\":
+            return -1
+    lowered = href.lower()
+    if lowered.startswith("//"):
+        start = 2
+    elif lowered.startswith("http://"):
+        start = 7
+    elif lowered.startswith("https://"):
+        start = 8
+    else:
+        return -1
+    end = start
+    while end < n and not (lowered[end] == u"/" or lowered[end] == u"?" or lowered[end] == u"#"):
+        end += 1
+    hostname = lowered[start:end].partition(":")[0]
+    if not hostname:
+        return -1
+    return hostname.removeprefix("www.") == host
 
 
 # -- lxml's view of text: .text / .tail, measured in characters ------------------------------
 
 cdef inline Py_ssize_t _characters(const unsigned char* text) noexcept nogil:
-    """Code points of a NUL-terminated UTF-8 string (``len`` of its ``str``)."""
-    cdef Py_ssize_t n = 0
+    """Code points of a NUL-terminated UTF-8 string (``len`` of its ``str``): its bytes that
+    are not continuation bytes (a loop of known length, which the compiler vectorises)."""
+    cdef Py_ssize_t n = 0, k, length
     if text is NULL:
         return 0
-    while text[0] != 0:
-        n += (text[0] & 0xC0) != 0x80
-        text += 1
+    length = strlen(<const char*>text)
+    for k in range(length):
+        n += (text[k] & 0xC0) != 0x80
     return n
 
 
@@ -464,6 +559,14 @@ cdef class _Table:
         cdef Py_ssize_t i
         return [self.values[i * N_COLUMNS + k] for i in range(self.size)]
 
+    cdef list chars(self):
+        """``last_char - first_char`` of every row."""
+        cdef Py_ssize_t i
+        return [
+            self.values[i * N_COLUMNS + C_LAST_CHAR] - self.values[i * N_COLUMNS + C_FIRST_CHAR]
+            for i in range(self.size)
+        ]
+
 
 cdef class _Walk:
     """The state of ``node_table_pure``'s loop: position, open nodes, anchors."""
@@ -471,7 +574,7 @@ cdef class _Walk:
     cdef _Table table
     cdef list elements
     cdef str host
-    cdef object vocabulary
+    cdef _Vocabulary vocabulary
     cdef bint keep_hidden
     cdef Py_ssize_t position, in_anchor
     cdef list stack  # open node numbers
@@ -481,7 +584,7 @@ cdef class _Walk:
         self.table = _Table()
         self.elements = []
         self.host = host
-        self.vocabulary = vocabulary
+        self.vocabulary = _Vocabulary(vocabulary) if vocabulary else None
         self.keep_hidden = keep_hidden
         self.stack = []
         self.anchors = []
@@ -507,7 +610,7 @@ cdef class _Walk:
             else:
                 chars += 1
                 in_run = True
-                if not run_has_word and c.isalnum():
+                if not run_has_word and _is_alnum(c):
                     run_has_word = True
         if run_has_word:
             words += 1
@@ -523,8 +626,8 @@ cdef class _Walk:
         if self.in_anchor:
             row[C_ANCHOR_CHARS] += chars
             row[C_ANCHOR_WORDS] += words
-        if self.vocabulary:
-            row[C_TITLE_WORDS] += _title_words(text, self.vocabulary)
+        if self.vocabulary is not None:
+            row[C_TITLE_WORDS] += self.vocabulary.count(text)
         return 0
 
     cdef int start(self, cetree._Document doc, xmlNode* node) except -2:
@@ -588,7 +691,7 @@ cdef class _Walk:
             t.column(C_ANCHOR_CHARS), t.column(C_ANCHOR_WORDS), t.column(C_LINKS),
             t.column(C_INTERNAL_LINKS), t.column(C_IMAGES), t.column(C_INPUTS),
             t.column(C_TITLE_WORDS), t.column(C_HTML_BYTES), t.column(C_FIRST_CHAR),
-            t.column(C_LAST_CHAR),
+            t.column(C_LAST_CHAR), t.chars(),
         )
 
 
@@ -663,6 +766,26 @@ cdef inline Py_ssize_t _at_least_one(Py_ssize_t n) noexcept nogil:
 
 def feature_rows(table, tree, area):
     """The rows of ``node_features.node_feature_rows`` (``tree.nodes`` not empty)."""
+    return _feature_values(table, tree, area, NULL, 0)
+
+
+def feature_matrix(table, tree, area, Py_ssize_t width):
+    """The rows of :func:`feature_rows` one after the other in one ``array('d')`` (no float
+    objects); ``None`` unless ``width`` is the rows' length."""
+    cdef Py_ssize_t n = len(tree.nodes)
+    cdef array.array matrix
+    if not _loaded:
+        _load()
+    if width != 22 + len(_row_tail(0, 0, 0)):
+        return None
+    matrix = array.clone(_DOUBLES, n * width, zero=False)
+    _feature_values(table, tree, area, matrix.data.as_doubles, width)
+    return matrix
+
+
+cdef list _feature_values(table, tree, area, double* matrix, Py_ssize_t matrix_width):
+    """The feature rows as lists, or written into ``matrix`` (rows of ``matrix_width``
+    doubles) when it is not NULL (then the returned list is empty)."""
     cdef list nodes = tree.nodes, parents = tree.parent, weights = tree.weight
     cdef list elements = table.elements, chars_of = table.chars, words_of = table.words
     cdef list links_of = table.links, depth_of = table.depth, first_of = table.first_char
@@ -677,6 +800,7 @@ def feature_rows(table, tree, area):
     cdef Py_ssize_t title_vocabulary = _at_least_one(table.title_vocabulary)
     cdef double page_area, log_page_words, start, end, node_area, ratio
     cdef double values[21]
+    cdef double* out
     cdef object zero = 0.0, one = 1.0, page_words_value
     cdef uint64_t own
     cdef uint64_t* inherited
@@ -766,6 +890,14 @@ def feature_rows(table, tree, area):
             tail = _tail_cache.get((tag_index, own, inherited[j]))
             if tail is None:
                 tail = _row_tail(tag_index, own, inherited[j])
+            if matrix is not NULL:
+                out = matrix + j * matrix_width
+                for k in range(21):
+                    out[k] = values[k]
+                out[21] = log_page_words
+                for k in range(22, matrix_width):
+                    out[k] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(tail, k - 22))
+                continue
             width = 22 + len(tail)
             row = PyList_New(width)
             for k in range(21):  # the frequent 0.0 and 1.0 as shared objects

@@ -31,6 +31,7 @@ keyword groups) of the node itself (``own_*``) and of any ancestor-or-self (``in
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from typing import Final
 
@@ -44,6 +45,7 @@ __all__ = [
     "EXTENDED_FEATURES",
     "node_feature_names",
     "node_feature_rows",
+    "node_feature_matrix",
     "node_feature_rows_pure",
 ]
 
@@ -152,6 +154,19 @@ def node_feature_rows(
         return node_feature_rows_pure(table, tree, area)
     rows: list[list[float]] = _nodes.feature_rows(table, tree, area)
     return rows
+
+
+def node_feature_matrix(
+    table: NodeTable, tree: VisibleTree, area: Sequence[float]
+) -> array[float] | None:
+    """The rows of :func:`node_feature_rows` one after the other in one flat ``array('d')``
+    (no float objects for the collector to track), or ``None`` without the compiled twin."""
+    if _nodes is None:
+        return None
+    if not tree.nodes:
+        return array("d")
+    matrix: array[float] | None = _nodes.feature_matrix(table, tree, area, len(EXTENDED_FEATURES))
+    return matrix
 
 
 def node_feature_rows_pure(

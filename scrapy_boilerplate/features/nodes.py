@@ -77,6 +77,7 @@ _TITLE_WORD: Final = re.compile(r"[^\W_]+")
 _TWIN_COLUMNS: Final = (
     "elements", "parent", "depth", "words", "anchor_chars", "anchor_words", "links",
     "internal_links", "images", "inputs", "title_words", "html_bytes", "first_char", "last_char",
+    "chars",
 )  # fmt: skip
 #: English stop words left out of the title overlap.
 STOP_WORDS: Final = frozenset((
@@ -183,9 +184,6 @@ def node_table(
     if columns is None:
         return node_table_pure(root, url, title, keep_hidden=keep_hidden)
     table = NodeTable(**dict(zip(_TWIN_COLUMNS, columns, strict=True)))
-    table.chars = [
-        last - first for first, last in zip(table.first_char, table.last_char, strict=True)
-    ]
     table.title_vocabulary = len(vocabulary)
     return table
 
