@@ -29,6 +29,7 @@ from scrapy_boilerplate.classifiers.template import (
     template_scores_pure,
 )
 from scrapy_boilerplate.features.node_features import node_feature_names
+from scrapy_boilerplate.model.document import Element, TextDocument
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
 
@@ -113,6 +114,26 @@ def test_the_filter_drops_link_lists_and_keeps_the_story() -> None:
     assert "Privacy policy" not in doc.content_text and "Sport" not in doc.content_text
     for block in doc.blocks:
         assert block.score is not None and block.is_content == (block.score > 0.5)
+
+
+def test_evidence_only_raises_the_scores_of_its_nodes() -> None:
+    """Evidence naming the story's paragraphs: their nodes score at least 0.95 (Basic, so the
+    raw scores decide); the other blocks keep their scores."""
+    plain = segment(parse_html(PAGE), url="https://town.example/a")
+    PageTemplateFilter(link_model(), smooth=False)(plain)
+    doc = segment(parse_html(PAGE), url="https://town.example/a")
+
+    def story_paragraphs(page: TextDocument) -> set[Element]:
+        return {el for block in page.blocks if STORY in block.text for el in block.elements}
+
+    PageTemplateFilter(link_model(), smooth=False, evidence=story_paragraphs)(doc)
+    assert STORY not in doc.content_text
+    for before, after in zip(plain.blocks, doc.blocks, strict=True):
+        assert before.score is not None and after.score is not None
+        if STORY in after.text:
+            assert after.score == 1.0 - max(1.0 - before.score, 0.95)
+        else:
+            assert after.score == before.score and after.is_content == before.is_content
 
 
 def test_smoothing_pulls_a_stray_node_to_its_neighbours() -> None:

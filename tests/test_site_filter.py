@@ -10,7 +10,7 @@ from scrapy_boilerplate import ExtractionContext, extract
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
-from scrapy_boilerplate.site.filter import SiteTemplateFilter
+from scrapy_boilerplate.site.filter import SiteTemplateElements, SiteTemplateFilter
 from scrapy_boilerplate.site.hashing import decode_hashes, hash_tree
 from scrapy_boilerplate.site.sitelevel import site_level
 from scrapy_boilerplate.site.templates import (
@@ -55,6 +55,32 @@ def test_article_learned_takes_the_option_too() -> None:
     result = extract(page(20), extractor="article-learned", site_templates=True, context=ctx)
     promo = next(block for block in result.blocks if "Subscribe" in block.text)
     assert not promo.is_content and promo.score == 0.0
+
+
+def test_page_template_raises_the_templateness_of_site_template_nodes() -> None:
+    ctx = context(site_templates())
+    plain = extract(page(20), extractor="page-template", context=ctx)
+    raised = extract(page(20), extractor="page-template", site_templates=True, context=ctx)
+    promo_plain, promo_raised = (
+        next(block for block in result.blocks if "Subscribe" in block.text)
+        for result in (plain, raised)
+    )
+    assert promo_raised.score is not None and promo_plain.score is not None
+    # templateness at least 0.95 (up to the smoothing's 64 score levels)
+    assert promo_raised.score < 0.06 < promo_plain.score
+    assert story(20) in raised.text
+    assert [b.score for b in raised.blocks if "Report" in b.text] == [
+        b.score for b in plain.blocks if "Report" in b.text
+    ]
+
+
+def test_site_template_elements_are_those_inside_template_nodes() -> None:
+    doc = segment(parse_html(page(20)))
+    inside = SiteTemplateElements(site_templates().hashes)(doc)
+    for block in doc.blocks:
+        expected = not block.text.startswith(("Report", "Headline"))
+        assert all((element in inside) == expected for element in block.elements), block.text
+    assert SiteTemplateElements(frozenset())(doc) == set()
 
 
 def test_filter_needs_every_element_of_a_block_inside_templates() -> None:

@@ -17,15 +17,16 @@ import sys
 import time
 from pathlib import Path
 
-from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.evaluation.datasets import Page, load_pages
 from scrapy_boilerplate.evaluation.l3s import annotated_html
 
 from .data import DATASETS_ROOT, l3s_root, labelled_blocks
 from .grandparent import grandparent_markdown, run_grandparent
 from .isotonic import isotonic_markdown, run_isotonic
-from .notes import NOTES, VICTOR_NOTES
+from .notes import NOTES, SITELEVEL_NOTES, VICTOR_NOTES
 from .section5 import PAPER_MIXED, PAPER_SIMPLE, density_words, fit_models, plot_figures
 from .sitelevel import (
+    REPLAY_EXTRACTORS,
     demo_replay,
     label_precision_markdown,
     replay_markdown,
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "reproduction.md")
     parser.add_argument(
         "--only",
-        choices=("victor",),
+        choices=("victor", "sitelevel"),
         help="regenerate only this section of the existing file (victor: about 20 minutes)",
     )
     args = parser.parse_args(argv)
@@ -58,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (l3s_root() / "annotated").is_dir():
         print(f"L3S-GN1 not found under {DATASETS_ROOT}", file=sys.stderr)
         return 2
+    if args.only == "sitelevel":
+        return _sitelevel_only(args.output, args.limit)
     started = time.time()
     sections: dict[str, str] = {}
 
@@ -114,13 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     sections["isotonic"] = isotonic_markdown(run_isotonic(args.limit))
     print(f"isotonic done at {time.time() - started:.0f}s", file=sys.stderr)
 
-    sites = sites_of(pages)
-    precision = run_label_precision(sites)
-    replay = run_replay(sites)
-    summaries = [summarise("L3S-GN1", replay), summarise("demo news sites", demo_replay())]
-    sections["sitelevel_precision"] = label_precision_markdown(precision, sites)
-    sections["sitelevel_replay"] = replay_markdown(summaries, replay)
-    sections["sitelevel_verdicts"] = verdicts_markdown(precision, summaries)
+    sections["sitelevel_section"] = _sitelevel_section(pages)
     print(f"sitelevel done at {time.time() - started:.0f}s", file=sys.stderr)
 
     sections["victor_section"] = _victor_section()
@@ -140,6 +137,38 @@ def _victor_section() -> str:
     if not (DATASETS_ROOT / "cleaneval" / "dev").is_dir():
         return "## 7. Marek 2007 (Victor)\n\nCleanEval not found; section not generated.\n"
     return VICTOR_NOTES.format(**run_victor(DATASETS_ROOT, _log))
+
+
+def _sitelevel_section(pages: list[Page]) -> str:
+    """Section 6: SiteLevel label precision and the crawl replays (L3S-GN1, demo sites)."""
+    sites = sites_of(pages)
+    precision = run_label_precision(sites)
+    curves = {name: run_replay(sites, extractor=name) for name in REPLAY_EXTRACTORS}
+    summaries = [summarise("L3S-GN1", curves[name], name) for name in REPLAY_EXTRACTORS]
+    summaries += [
+        summarise("demo news sites", demo_replay(extractor=name), name)
+        for name in REPLAY_EXTRACTORS
+    ]
+    return SITELEVEL_NOTES.format(
+        sitelevel_precision=label_precision_markdown(precision, sites),
+        sitelevel_replay=replay_markdown(summaries, curves),
+        sitelevel_verdicts=verdicts_markdown(precision, summaries),
+    )
+
+
+def _sitelevel_only(output: Path, limit: int | None) -> int:
+    """Replace section 6 of ``output`` (up to section 7's heading) with a fresh one."""
+    text = output.read_text(encoding="utf-8")
+    start, end = "## 6. Chakrabarti", "## 7. Marek 2007"
+    if start not in text or end not in text:
+        _log(f"{output} has no section 6 to replace: run without --only")
+        return 2
+    before, rest = text.split(start, 1)
+    after = rest[rest.index(end) :]
+    section = _sitelevel_section(list(load_pages(l3s_root(), limit=limit)))
+    output.write_text(before + section + "\n\n" + after, encoding="utf-8")
+    _log(f"wrote section 6 of {output}")
+    return 0
 
 
 def _victor_only(output: Path) -> int:

@@ -161,41 +161,7 @@ What reproduces and what does not:
   is below the `numwords` classifier's block decisions (0.92). The paper's 0.56-0.77 are on
   other pages with other labels; they are shown for their differences, not as the same scale.
 
-## 6. Chakrabarti et al. 2007, §3 and §5.1: SiteLevel(θ) templates and a crawl replay
-
-SiteLevel(0.10) as in `scrapy_boilerplate.site`: every `<body>` element is hashed by its
-canonical subtree (tags, normalised text, link paths; other attributes, scripts and styles left
-out), a hash on more than 10% of a site's pages (and on at least 2) is a template, and so is an
-element with more than 85% of its HTML inside templates. Sites are hosts without `www.`; only
-L3S-GN1 sites with at least 5 pages take part (the collection holds at most 12 pages of a site,
-where the paper sampled up to 200 pages of 3,700 sites).
-
-**Label precision.** SiteLevel over all pages of a site, on the *annotated* pages (annotation
-spans unwrapped before hashing); a block is template when its element lies inside a template
-element; words counted per annotation piece. The paper has no such figure (it uses SiteLevel
-as training labels); the text-cover variant is what the crawl filter applies (a page body is
-covered only if 85% of its text is template too).
-
-{sitelevel_precision}
-
-**Crawl replay.** Each site's *original* pages extracted in order by
-`article:site_templates=true`; page k carries the templates learnt from pages 1..k-1 once at
-least 4 pages were seen (so from page 5), as a crawl with `BOILERPLATE_SITE_TEMPLATES` does.
-Word-shingle F1 (`docs/evaluation.md`), compared with `article` alone on the same pages. The
-demo rows are the example project's three generated news sites (66 articles; each site's
-listing and static pages are learnt from first, as a crawl meets them first).
-
-{sitelevel_replay}
-
-{sitelevel_verdicts}
-
-Why the L3S-GN1 gain is small: `article` already keeps little boilerplate there (precision
-about 0.97, `docs/benchmarks.md`), and site templates can only take blocks away; the sites
-have few pages, so templates exist only for the later pages of the larger sites. Where
-SiteLevel calls content a template: one story on two pages of a small site (localnewsleader.com
-holds a duplicate page; with N < 20 two pages pass the 10% rule), datelines and agency credits
-whose digits fold alike ("5 days ago", "Dec 29, 2007", "Reuters"), and, without the text
-guard, a short article inside a container whose HTML is mostly template (canada.com).
+{sitelevel_section}
 
 {victor_section}"""
 
@@ -245,3 +211,50 @@ training recipe); `article` needs no training. Word-shingle F1 (benchmark aggreg
 
 {victor_l3s}
 """
+
+#: Section 6, generated alone by ``python -m benchmarks.reproduce --only sitelevel``.
+SITELEVEL_NOTES = """\
+## 6. Chakrabarti et al. 2007, §3 and §5.1: SiteLevel(θ) templates and a crawl replay
+
+SiteLevel(0.10) as in `scrapy_boilerplate.site`: every `<body>` element is hashed by its
+canonical subtree (tags, normalised text, link paths; other attributes, scripts and styles left
+out), a hash on more than 10% of a site's pages (and on at least 2) is a template, and so is an
+element with more than 85% of its HTML inside templates. Sites are hosts without `www.`; only
+L3S-GN1 sites with at least 5 pages take part (the collection holds at most 12 pages of a site,
+where the paper sampled up to 200 pages of 3,700 sites).
+
+**Label precision.** SiteLevel over all pages of a site, on the *annotated* pages (annotation
+spans unwrapped before hashing); a block is template when its element lies inside a template
+element; words counted per annotation piece. The paper has no such figure (it uses SiteLevel
+as training labels); the text-cover variant is what the crawl filter applies (a page body is
+covered only if 85% of its text is template too).
+
+{sitelevel_precision}
+
+**Crawl replay.** Each site's *original* pages extracted in order by
+`article:site_templates=true` (blocks inside site templates dropped after the block
+classifier) and by `page-template:site_templates=true` (nodes inside site templates get a
+templateness of at least 0.95 before the smoothing: the working specification's value, not
+tuned); page k carries the templates learnt from pages 1..k-1 once at least 4 pages were seen
+(so from page 5), as a crawl with `BOILERPLATE_SITE_TEMPLATES` does. Word-shingle F1
+(`docs/evaluation.md`), compared with the same extractor without site state on the same pages.
+The demo rows are the example project's three generated news sites (66 articles; each site's
+listing and static pages are learnt from first, as a crawl meets them first).
+
+{sitelevel_replay}
+
+{sitelevel_verdicts}
+
+Why `article`'s L3S-GN1 gain is small: it already keeps little boilerplate there (precision
+about 0.97, `docs/benchmarks.md`), and site templates can only take blocks away; the sites
+have few pages, so templates exist only for the later pages of the larger sites.
+`page-template` keeps more boilerplate (its node classifier is weaker), so the site evidence,
+which enters its node scores before the smoothing, has more to remove: there the state pays.
+
+Where SiteLevel calls content a template: one story on two pages of a small site
+(localnewsleader.com holds a duplicate page; with N < 20 two pages pass the 10% rule),
+datelines and agency credits whose digits fold alike ("5 days ago", "Dec 29, 2007",
+"Reuters"), and, without the text guard, a short article inside a container whose HTML is
+mostly template (canada.com). Also measured once, not adopted: `page-template` with the
+`article` chain's block filter added after the smoothing (blocks inside templates dropped):
+L3S-GN1 +0.031, but canadianpress.google.com loses 0.007 (datelines in small template nodes)."""

@@ -5,19 +5,20 @@
   *template* when its element lies inside a template node; precision = words of template
   blocks the assessors left unselected (``x-nc-sel0``, not content) / words of template blocks,
   counted per annotation piece; recall = those words / all not-content words.
-* **Crawl replay**: the *original* pages of each such site extracted in order by ``article``
-  with ``site_templates=True`` through the crawl's learner (:mod:`scrapy_boilerplate.site.
-  learning`, in memory): page k carries the templates learnt from pages 1..k-1 (none while
-  fewer than ``min_pages`` were seen); its shingle F1 is compared with ``article`` alone on
-  the same page. Also on the demo news sites of ``example_project`` (article pages in
-  generation order, the listing and static pages of the site learnt from as a crawl would).
+* **Crawl replay**: the *original* pages of each such site extracted in order by each of
+  :data:`REPLAY_EXTRACTORS` with ``site_templates=True`` through the crawl's learner
+  (:mod:`scrapy_boilerplate.site.learning`, in memory): page k carries the templates learnt
+  from pages 1..k-1 (none while fewer than ``min_pages`` were seen); its shingle F1 is
+  compared with the same extractor without site state on the same page. Also on the demo
+  news sites of ``example_project`` (article pages in generation order, the listing and
+  static pages of the site learnt from as a crawl would).
 """
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -172,12 +173,13 @@ def replay_site(
     pages: Sequence[tuple[bytes, str | None, str | None]],
     min_pages: int = MIN_PAGES,
     learn_from: Sequence[tuple[bytes, str | None]] = (),
+    extractor: str = "article",
 ) -> list[ReplayPage]:
     """Extract ``pages`` (html, url, gold) in order as a crawl with site templates does: each
     with the context the crawl's :class:`SiteTemplateLearner` gives it, whose state holds the
     pages before it; ``learn_from`` pages (html, url) are met first and not scored."""
-    with_site = get_extractor("article", site_templates=True)
-    plain = get_extractor("article")
+    with_site = get_extractor(extractor, site_templates=True)
+    plain = get_extractor(extractor)
     learner = SiteTemplateLearner(MemoryStore(), LearningConfig(min_pages=min_pages))
     rows: list[ReplayPage] = []
     scored = 0
@@ -202,14 +204,22 @@ def replay_site(
     return rows
 
 
-def run_replay(sites: dict[str, list[Page]], min_pages: int = MIN_PAGES) -> list[ReplayPage]:
+#: The extractors the crawl replay runs: the default chain, and the templateness one whose
+#: node scores the site evidence raises before smoothing.
+REPLAY_EXTRACTORS: tuple[str, ...] = ("article", "page-template")
+
+
+def run_replay(
+    sites: dict[str, list[Page]], min_pages: int = MIN_PAGES, extractor: str = "article"
+) -> list[ReplayPage]:
     rows: list[ReplayPage] = []
     for site, pages in sites.items():
-        rows += replay_site(site, [(p.html, p.url, p.gold_text) for p in pages], min_pages)
+        pages_of_site = [(p.html, p.url, p.gold_text) for p in pages]
+        rows += replay_site(site, pages_of_site, min_pages, extractor=extractor)
     return rows
 
 
-def demo_replay(min_pages: int = MIN_PAGES) -> list[ReplayPage]:
+def demo_replay(min_pages: int = MIN_PAGES, extractor: str = "article") -> list[ReplayPage]:
     """The replay on the example project's demo sites: each site's listing and static pages
     first (a crawl meets them before the articles), then its article pages in order."""
     sys.path.insert(0, str(REPO / "example_project"))
@@ -227,7 +237,7 @@ def demo_replay(min_pages: int = MIN_PAGES) -> list[ReplayPage]:
             for p in html_pages
             if p.kind == "article" and (url := f"http://{p.host}{p.path}") in truth
         ]
-        rows += replay_site(host, scored, min_pages, learn_from=others)
+        rows += replay_site(host, scored, min_pages, learn_from=others, extractor=extractor)
     return rows
 
 
@@ -247,11 +257,12 @@ def _without(row: ReplayPage) -> Counts:
 @dataclass(frozen=True)
 class ReplaySummary:
     name: str
+    extractor: str
     sites: int
     pages: int
     first_f1: float  # position 1 (never any state)
     late_with: float  # positions >= 5, with the state of the earlier pages
-    late_without: float  # the same pages, article alone
+    late_without: float  # the same pages, the extractor without site state
     worst_site: tuple[str, float]  # the site whose late pages lost most F1 with the state
 
     @property
@@ -259,7 +270,9 @@ class ReplaySummary:
         return self.late_with - self.late_without
 
 
-def summarise(name: str, rows: list[ReplayPage], late: int = 5) -> ReplaySummary:
+def summarise(
+    name: str, rows: list[ReplayPage], extractor: str = "article", late: int = 5
+) -> ReplaySummary:
     late_rows = [row for row in rows if row.position >= late]
     by_site: dict[str, list[ReplayPage]] = defaultdict(list)
     for row in late_rows:
@@ -268,6 +281,7 @@ def summarise(name: str, rows: list[ReplayPage], late: int = 5) -> ReplaySummary
     worst = min(deltas.items(), key=lambda item: item[1]) if deltas else ("-", 0.0)
     return ReplaySummary(
         name,
+        extractor,
         len({row.site for row in rows}),
         len(rows),
         _f1([row for row in rows if row.position == 1], _with),
@@ -277,25 +291,32 @@ def summarise(name: str, rows: list[ReplayPage], late: int = 5) -> ReplaySummary
     )
 
 
-def replay_markdown(summaries: list[ReplaySummary], curve: list[ReplayPage]) -> str:
+def replay_markdown(summaries: list[ReplaySummary], curves: Mapping[str, list[ReplayPage]]) -> str:
+    """The replay table, then F1 by position in the L3S-GN1 replay of each extractor."""
     lines = [
-        "| pages | sites | pages scored | F1 page 1 | F1 pages >= 5, with site state |"
-        " same pages, `article` alone | gain | worst site (gain) |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| pages | extractor | sites | pages scored | F1 page 1 | F1 pages >= 5, with site state |"
+        " same pages, no state | gain | worst site (gain) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for s in summaries:
         lines.append(
-            f"| {s.name} | {s.sites} | {s.pages} | {s.first_f1:.3f} | {s.late_with:.3f} |"
-            f" {s.late_without:.3f} | {s.gain:+.3f} | {s.worst_site[0]} ({s.worst_site[1]:+.3f}) |"
+            f"| {s.name} | `{s.extractor}:site_templates=true` | {s.sites} | {s.pages} |"
+            f" {s.first_f1:.3f} | {s.late_with:.3f} | {s.late_without:.3f} | {s.gain:+.3f} |"
+            f" {s.worst_site[0]} ({s.worst_site[1]:+.3f}) |"
         )
+    names = list(curves)
     lines += ["", "L3S-GN1 by position in the replay (pages at that position, F1 with / without"]
-    lines += ["the state):", "", "| position | pages | with state | `article` alone |"]
-    lines += ["|---:|---:|---:|---:|"]
-    for position in sorted({row.position for row in curve}):
-        group = [row for row in curve if row.position == position]
-        lines.append(
-            f"| {position} | {len(group)} | {_f1(group, _with):.3f} | {_f1(group, _without):.3f} |"
-        )
+    lines += ["the state):", ""]
+    lines.append("| position | pages | " + " | ".join(f"`{n}` with | alone" for n in names) + " |")
+    lines.append("|---:|---:|" + "---:|---:|" * len(names))
+    positions = sorted({row.position for rows in curves.values() for row in rows})
+    for position in positions:
+        cells = []
+        for name in names:
+            group = [row for row in curves[name] if row.position == position]
+            cells.append(f"{_f1(group, _with):.3f} | {_f1(group, _without):.3f}")
+        count = sum(1 for row in curves[names[0]] if row.position == position)
+        lines.append(f"| {position} | {count} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -312,10 +333,11 @@ def verdicts_markdown(precision: list[LabelPrecision], summaries: list[ReplaySum
         literal_met = s.late_with - s.first_f1 >= 0.01
         no_loss = s.worst_site[1] >= -0.005
         lines.append(
-            f"* Replay on {s.name}: pages >= 5 with the state beat the same pages without it by "
-            f"{s.gain:+.3f} (>= 0.01: **{_met(gain_met)}**); against page 1 of the sites "
+            f"* Replay on {s.name}, `{s.extractor}`: pages >= 5 with the state beat the same "
+            f"pages without it by {s.gain:+.3f} (>= 0.01: **{_met(gain_met)}**); against page 1 "
+            f"of the sites "
             f"{s.late_with - s.first_f1:+.3f} (**{_met(literal_met)}**); no site worse by more "
-            f"than 0.005: **{_met(no_loss)}** (worst {s.worst_site[1]:+.3f})."
+            f"than 0.005: **{_met(no_loss)}** (worst {s.worst_site[1]:+.4f})."
         )
     return "\n".join(lines)
 

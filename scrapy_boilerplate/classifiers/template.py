@@ -24,7 +24,7 @@ import functools
 import json
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -45,7 +45,7 @@ from ..features.nodes import (
 )
 from ..filters.isotonic import smooth_tree
 from ..model import labels as L
-from ..model.document import TextDocument
+from ..model.document import Element, TextDocument
 from ..page.segmentation import compiled_twin
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "node_weights",
     "load_template_model",
     "dump_template_model",
+    "TemplateEvidence",
     "PageTemplateFilter",
 ]
 
@@ -231,10 +232,18 @@ def smoothed_scores(
     return smooth_tree(parent, scores, weights, gamma, levels).values
 
 
+#: Elements some outside evidence calls template (e.g. the site's repeated nodes).
+TemplateEvidence = Callable[[TextDocument], Container[Element]]
+
+
 @dataclass(frozen=True)
 class PageTemplateFilter:
     """Set each block's ``score`` to ``1 - y`` of its node and ``is_content`` to
-    ``y < threshold`` (module docstring); ``smooth=False`` uses the raw scores."""
+    ``y < threshold`` (module docstring); ``smooth=False`` uses the raw scores.
+
+    ``evidence`` (optional) names elements known to be template: a visible node whose
+    element it names has its raw score raised to at least ``evidence_score`` before the
+    smoothing (evidence can only raise templateness)."""
 
     model: TemplateModel
     c: float = 0.01
@@ -242,12 +251,16 @@ class PageTemplateFilter:
     levels: int = 64
     smooth: bool = True
     weighting: str = "words"
+    evidence: TemplateEvidence | None = None
+    evidence_score: float = 0.95
 
     def __call__(self, doc: TextDocument) -> bool:
         if not doc.blocks:
             return False
         nodes = page_nodes(doc)
         scores = page_template_scores(self.model, nodes)
+        if self.evidence is not None:
+            scores = self._raised(scores, nodes, self.evidence(doc))
         if self.smooth:
             weights = node_weights(nodes.tree.weight, nodes.visible_words, self.weighting)
             scores = smoothed_scores(
@@ -257,6 +270,17 @@ class PageTemplateFilter:
             block.score = 1.0 - scores[owner]
             block.is_content = scores[owner] < self.threshold
         return True
+
+    def _raised(
+        self, scores: list[float], nodes: PageNodes, template: Container[Element]
+    ) -> list[float]:
+        """``scores`` with the evidence's nodes at least :attr:`evidence_score`."""
+        elements = nodes.table.elements
+        floor = self.evidence_score
+        return [
+            max(score, floor) if elements[i] in template else score
+            for score, i in zip(scores, nodes.tree.nodes, strict=True)
+        ]
 
 
 # -- model files ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from ..filters.selection import (
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
 from ..model.options import Option
-from ..site.filter import SiteTemplateFilter
+from ..site.filter import SiteTemplateElements, SiteTemplateFilter
 from ..site.templates import templates_of
 from .base import ExtractorSpec
 from .title import find_title
@@ -309,6 +309,13 @@ PAGE_TEMPLATE_OPTIONS = (
         "node weights: words (1 + hidden children + sqrt(words)) or paper (1 + hidden children)",
         choices=WEIGHTINGS,
     ),
+    Option(
+        "site_templates",
+        bool,
+        False,
+        "raise to 0.95 the templateness of nodes the site repeats on its pages (templates the "
+        "extraction context carries, e.g. learnt during a crawl) before smoothing",
+    ),
 )
 
 
@@ -316,6 +323,7 @@ def _page_template(options: Mapping[str, Any], context: ExtractionContext) -> Se
     model = load_template_model(options["model"])
     smooth = options["smooth"]
     default_tau = model.metadata.get("threshold" if smooth else "basic_threshold", 0.5)
+    templates = templates_of(context) if options["site_templates"] else None
     return [
         PageTemplateFilter(
             model,
@@ -324,6 +332,7 @@ def _page_template(options: Mapping[str, Any], context: ExtractionContext) -> Se
             levels=options["levels"],
             smooth=smooth,
             weighting=options["weighting"],
+            evidence=None if templates is None else SiteTemplateElements(templates.hashes),
         )
     ]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import labels as L
-from ..model.document import TextDocument
+from ..model.document import Element, TextDocument
 from .hashing import hash_tree
 from .sitelevel import COVER, mark_templates
 
-__all__ = ["SiteTemplateFilter"]
+__all__ = ["SiteTemplateFilter", "SiteTemplateElements"]
 
 
 @dataclass(frozen=True)
@@ -47,3 +47,21 @@ class SiteTemplateFilter:
             if block.score is not None:
                 block.score = 0.0
         return changed
+
+
+@dataclass(frozen=True)
+class SiteTemplateElements:
+    """The elements of a page inside a site template node (the nodes
+    :class:`SiteTemplateFilter` drops blocks in), as evidence for a node-scoring classifier
+    (``page-template`` raises their templateness before smoothing)."""
+
+    templates: frozenset[int]
+    cover: float = COVER
+    text_cover: float | None = COVER
+
+    def __call__(self, doc: TextDocument) -> set[Element]:
+        if doc.root is None or not self.templates:
+            return set()
+        tree = hash_tree(doc.root)
+        inside = mark_templates(tree, self.templates, self.cover, self.text_cover).inside
+        return {element for element, spot in tree.positions().items() if inside[spot]}
