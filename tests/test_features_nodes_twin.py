@@ -29,7 +29,12 @@ from scrapy_boilerplate.classifiers.template import (
 )
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.features import node_features, nodes
-from scrapy_boilerplate.features.structure import KEYWORD_GROUPS, keyword_mask
+from scrapy_boilerplate.features.structure import (
+    KEYWORD_GROUPS,
+    element_bits,
+    element_bits_pure,
+    keyword_mask,
+)
 from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV
@@ -65,6 +70,15 @@ def assert_same_nodes(
         fast_rows = node_features.node_feature_rows(pure, tree, area)
         pure_rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert repr(fast_rows) == repr(pure_rows)  # exact floats, and floats only
+    assert_same_element_bits(root)
+
+
+def assert_same_element_bits(root: Element | None) -> None:
+    """The element bits of every node of the tree (comments too), both ways."""
+    if root is None:
+        return
+    for element in root.iter():
+        assert element_bits(element) == element_bits_pure(element), etree.tostring(element)[:80]
 
 
 HAND_MADE = [
@@ -304,6 +318,7 @@ def test_every_shared_dataset_page(dataset: str) -> None:
         keep_hidden = count % 10 == 0
         pure = nodes.node_table_pure(root, page.url, title, keep_hidden=keep_hidden)
         assert nodes.node_table(root, page.url, title, keep_hidden=keep_hidden) == pure, page.id
+        assert_same_element_bits(root)
         count += 1
         if not len(pure):
             continue
@@ -321,8 +336,9 @@ def test_every_shared_dataset_page(dataset: str) -> None:
 
 def test_the_environment_variable_selects_the_pure_python_code() -> None:
     code = (
-        "from scrapy_boilerplate.features import node_features, nodes\n"
+        "from scrapy_boilerplate.features import node_features, nodes, structure\n"
         "assert not nodes.ACCELERATED and node_features._nodes is None\n"
+        "assert structure._nodes is None\n"
     )
     env = {**os.environ, PURE_PYTHON_ENV: "1"}
     done = subprocess.run(

@@ -66,6 +66,7 @@ cdef dict _keyword_cache = {}  # lower-cased class/id names -> keyword bits
 cdef object _row_tail = None
 cdef dict _tail_cache = None
 cdef dict _mask_cache = {}  # (tag, values of MASK_ATTRIBUTES) -> element_bits
+cdef dict _bare_masks = {}  # tag -> element_bits of an element without those attributes
 cdef dict _internal_cache = {}  # (href, host) -> _is_internal
 cdef Py_ssize_t _CACHE_LIMIT = 100_000
 cdef dict _TAG_INDEX = None
@@ -100,7 +101,7 @@ cdef _load():
     _N_MASKED = _fill(_MASKED, _MASKED_C, structure.MASK_ATTRIBUTES, 8)
     _is_hidden = is_hidden
     _is_internal = nodes._is_internal
-    _element_bits = structure.element_bits
+    _element_bits = structure.element_bits_pure
     masked = list(structure.MASK_ATTRIBUTES)
     _LANDMARK_BITS = dict(structure._LANDMARK_BITS)
     _ATTRIBUTE_RULES = [
@@ -282,6 +283,25 @@ cdef object _element_mask(xmlNode* node, object element, object tag):
             _mask_cache.clear()
         mask = _mask_cache[frozen] = _mask_of(tag, frozen[1:])
     return mask
+
+
+def element_bits(cetree._Element element not None):
+    """``structure.element_bits_pure(element)``, cached by the tag and the values of the
+    attributes it reads (elements only: comments and the like go to the reference)."""
+    cdef xmlNode* node = element._c_node
+    if not _loaded:
+        _load()
+    if node.type != XML_ELEMENT_NODE:
+        return _element_bits(element)
+    tag = element.tag
+    if not _has_masked_attribute(node):
+        mask = _bare_masks.get(tag)
+        if mask is None:
+            if len(_bare_masks) >= _CACHE_LIMIT:
+                _bare_masks.clear()
+            mask = _bare_masks[tag] = _mask_of(tag, (None,) * _N_MASKED)
+        return mask
+    return _element_mask(node, element, tag)
 
 
 cdef inline bint _is_alnum(Py_UCS4 c) noexcept:

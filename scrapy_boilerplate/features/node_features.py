@@ -37,7 +37,7 @@ from typing import Final
 
 from ..page.segmentation import compiled_twin
 from .nodes import NodeTable, VisibleTree
-from .structure import element_bit_names, element_bits
+from .structure import element_bit_names, element_bits_pure
 
 __all__ = [
     "TAG_GROUPS",
@@ -192,7 +192,7 @@ def node_feature_rows_pure(
         start = table.first_char[i] / page_chars
         end = table.last_char[i] / page_chars
         up = tree.parent[j]
-        own = element_bits(element)
+        own = element_bits_pure(element)
         inherited.append(own | (inherited[up] if up >= 0 else 0))
         parent_chars = table.chars[tree.nodes[up]] if up >= 0 else chars
         row = [

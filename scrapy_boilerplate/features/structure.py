@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..model.document import Element, TextBlock
+from ..page.segmentation import compiled_twin
 
 __all__ = [
     "CONTAINER_TAGS",
@@ -40,6 +41,7 @@ __all__ = [
     "structure_features",
     "keyword_mask",
     "element_bits",
+    "element_bits_pure",
     "element_bit_names",
     "MASK_ATTRIBUTES",
 ]
@@ -132,6 +134,7 @@ _DISTANCES_START: Final = len(CONTAINER_TAGS) + len(PARENT_TAGS) + 2
 _WIDTH: Final = _DISTANCES_START + _NUM_BITS + AGGREGATE_LEVELS * len(_AGGREGATES)
 _CONTAINER_INDEX: Final = {tag: i for i, tag in enumerate(CONTAINER_TAGS)}
 _PARENT_INDEX: Final = {tag: i for i, tag in enumerate(PARENT_TAGS)}
+_nodes = compiled_twin(f"{__package__}._nodes")
 _keyword_cache: dict[str, int] = {}
 _KEYWORD_CACHE_LIMIT: Final = 100_000
 
@@ -167,7 +170,16 @@ def _element_mask(element: Element) -> int:
 
 def element_bits(element: Element) -> int:
     """The landmark tag, ``role``/``itemprop`` and ``class``/``id`` keyword groups of one
-    element as bits, named by :func:`element_bit_names`."""
+    element as bits, named by :func:`element_bit_names` (:func:`element_bits_pure`, by the
+    compiled twin in ``_nodes`` when it is built)."""
+    if _nodes is not None:
+        bits: int = _nodes.element_bits(element)
+        return bits
+    return _element_mask(element)
+
+
+def element_bits_pure(element: Element) -> int:
+    """:func:`element_bits` in pure Python (the reference of the compiled twin)."""
     return _element_mask(element)
 
 
@@ -207,7 +219,7 @@ class _Tree:
         while node is not None and missing:
             mask = masks.get(node)
             if mask is None:
-                mask = masks[node] = _element_mask(node)
+                mask = masks[node] = element_bits(node)
             found = mask & missing
             if found:
                 missing &= ~found
