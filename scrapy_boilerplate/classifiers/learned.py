@@ -14,7 +14,6 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from itertools import chain
 from pathlib import Path
 from typing import Final
 
@@ -68,7 +67,10 @@ class LearnedBlockClassifier:
         rows = feature_rows(doc, self.headline(doc))
         if not rows:
             return False
-        scores = predict_proba(self.model, array("d", chain.from_iterable(rows)), len(rows))
+        matrix = array("d")
+        for row in rows:  # array.fromlist: the fastest way from lists of floats to doubles
+            matrix.fromlist(row)
+        scores = predict_proba(self.model, matrix, len(rows))
         keep_rules = max(scores) < self.threshold
         for block, score in zip(doc.blocks, scores, strict=True):
             block.score = score
