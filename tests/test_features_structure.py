@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from shared_datasets import SHARED_DATASETS
+
+from scrapy_boilerplate import BoilerplateError
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.features import structure
 from scrapy_boilerplate.features.structure import (
     FAR,
     KEYWORD_GROUPS,
@@ -9,8 +20,9 @@ from scrapy_boilerplate.features.structure import (
     structure_feature_names,
     structure_features,
 )
+from scrapy_boilerplate.model.document import TextBlock
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import segment
+from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
 
 PAGE = b"""<html><body>
 <nav class="site-menu"><ul><li><a href="/">Home</a></li></ul></nav>
@@ -78,3 +90,96 @@ def test_subtree_aggregates_share_text_links_and_selection() -> None:
 
 def test_no_blocks_no_rows() -> None:
     assert structure_features([], []) == []
+
+
+# -- the compiled twin ---------------------------------------------------------------------------
+
+needs_twin = pytest.mark.skipif(
+    structure._nodes is None and not os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"),
+    reason="the compiled _nodes is not built",
+)
+
+
+def assert_same_rows(blocks: list[TextBlock], selected: list[bool]) -> None:
+    fast = structure.structure_features(blocks, selected)
+    assert repr(fast) == repr(structure.structure_features_pure(blocks, selected))
+
+
+ODD_PAGES = [
+    PAGE,
+    b"<html><body><p>Alone</p></body></html>",
+    b"<html><body><div><!-- c --><p>One <b>two</b></p><?pi x?><p>three</p></div></body></html>",
+    b'<html><body><svg:g xmlns:svg="http://www.w3.org/2000/svg">x</svg:g><p>after</p></body></html>',
+    b'<html><body><main role="main" itemprop="articleBody"><p class="Byline AUTHOR">'
+    b"By A</p><p id=x>Text</p></main><aside class=related><p>More</p></aside></body></html>",
+]
+
+
+@needs_twin
+@pytest.mark.parametrize("html", ODD_PAGES)
+def test_twin_equals_pure_on_hand_made_pages(html: bytes) -> None:
+    doc = segment(parse_html(html))
+    for pattern in ([True], [False], [True, False, False]):
+        selected = [pattern[k % len(pattern)] for k in range(len(doc.blocks))]
+        assert_same_rows(doc.blocks, selected)
+
+
+@needs_twin
+def test_twin_takes_blocks_without_elements_and_deep_pages() -> None:
+    doc = segment(parse_html(PAGE))
+    blocks = [*doc.blocks, TextBlock("orphan", num_words=1)]
+    assert_same_rows(blocks, [True] * len(blocks))
+    deep = b"<html><body>" + b"<div class=c>" * 300 + b"<p>deep text</p>" + b"</div>" * 300
+    deep_doc = segment(parse_html(deep + b"</body></html>"))
+    assert_same_rows(deep_doc.blocks, [True] * len(deep_doc.blocks))
+
+
+@needs_twin
+@pytest.mark.parametrize("seed", range(3))
+def test_twin_equals_pure_on_random_pages(seed: int) -> None:
+    rng = random.Random(seed)
+    tags = ["div", "p", "section", "article", "li", "ul", "nav", "footer", "td", "span", "aside"]
+    classes = ["", " class=comment", " class='post-content'", " id=footer", " role=navigation"]
+    for _ in range(30):
+        parts, depth = [], 0
+        for _ in range(rng.randint(1, 60)):
+            if depth and rng.random() < 0.3:
+                parts.append("</div>")
+                depth -= 1
+            elif rng.random() < 0.4:
+                parts.append(f"<div{rng.choice(classes)}>")
+                depth += 1
+            else:
+                tag = rng.choice(tags)
+                words = " ".join(
+                    rng.choice(["word", "news", "x1"]) for _ in range(rng.randint(1, 30))
+                )
+                parts.append(f"<{tag}{rng.choice(classes)}>{words}</{tag}>")
+        doc = segment(parse_html("<html><body>" + "".join(parts) + "</body></html>"))
+        assert_same_rows(doc.blocks, [rng.random() < 0.5 for _ in doc.blocks])
+
+
+@needs_twin
+@pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1", "cleaneval/dev", "cleaneval/final"])
+def test_twin_equals_pure_on_every_shared_dataset_page(dataset: str) -> None:
+    if not (SHARED_DATASETS / dataset).is_dir():
+        pytest.skip(f"shared dataset {dataset} not present")
+    rng = random.Random(dataset)
+    count = 0
+    for page in load_pages(SHARED_DATASETS / dataset):
+        try:
+            doc = segment(parse_html(page.html), url=page.url)
+        except BoilerplateError:
+            continue
+        assert_same_rows(doc.blocks, [rng.random() < 0.5 for _ in doc.blocks])
+        count += 1
+    assert count >= 50
+
+
+def test_the_twin_is_off_in_pure_python_mode() -> None:
+    code = "from scrapy_boilerplate.features import structure\nassert structure._nodes is None\n"
+    env = {**os.environ, PURE_PYTHON_ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr

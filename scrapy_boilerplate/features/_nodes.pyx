@@ -1,11 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""Compiled twins of the node table walk and of the node feature rows.
+"""Compiled twins of the node table walk, of the node feature rows (as lists or one flat
+array of doubles), of the element bits and of the blocks' structure features.
 
-The pure-Python :func:`~scrapy_boilerplate.features.nodes.node_table_pure` and
-:func:`~scrapy_boilerplate.features.node_features.node_feature_rows_pure` are the reference;
-these functions give the same values (``tests/test_features_nodes_twin.py`` checks that on
-hand-made, API-built, random and fixture pages and, when present, on every page of the shared
-datasets). The walk reads libxml2 nodes through lxml's public C API: lengths are counted on the
+The pure-Python :func:`~scrapy_boilerplate.features.nodes.node_table_pure`,
+:func:`~scrapy_boilerplate.features.node_features.node_feature_rows_pure`,
+:func:`~scrapy_boilerplate.features.structure.element_bits_pure` and
+:func:`~scrapy_boilerplate.features.structure.structure_features_pure` are the reference;
+these functions give the same values (``tests/test_features_nodes_twin.py`` and
+``tests/test_features_structure.py`` check that on hand-made, API-built, random and fixture
+pages and, when present, on every page of the shared datasets). The walk reads libxml2 nodes through lxml's public C API: lengths are counted on the
 UTF-8 bytes, each text is decoded once and scanned with the character classes of ``str.split``
 and of the word patterns (``Py_UNICODE_ISSPACE``, ``Py_UNICODE_ISALNUM``). Hidden elements are
 decided by ``tags.is_hidden`` and links by ``nodes._is_internal`` (cached, and skipped when the
@@ -67,6 +70,10 @@ cdef object _row_tail = None
 cdef dict _tail_cache = None
 cdef dict _mask_cache = {}  # (tag, values of MASK_ATTRIBUTES) -> element_bits
 cdef dict _bare_masks = {}  # tag -> element_bits of an element without those attributes
+cdef dict _CONTAINER_INDEX = None  # structure's one-hot tags
+cdef dict _PARENT_INDEX = None
+cdef Py_ssize_t _N_CONTAINERS = 0, _N_PARENTS = 0, _N_BITS = 0, _LEVELS = 0
+cdef double _FAR = 0.0
 cdef dict _internal_cache = {}  # (href, host) -> _is_internal
 cdef Py_ssize_t _CACHE_LIMIT = 100_000
 cdef dict _TAG_INDEX = None
@@ -92,7 +99,8 @@ cdef _load():
     global _N_SKIPPED, _N_INPUTS, _N_MASKED, _is_hidden, _is_internal
     global _element_bits, _row_tail, _tail_cache, _TAG_INDEX, _OTHER_TAG, _loaded
     global _LANDMARK_BITS, _ATTRIBUTE_RULES, _CLASS, _ID, _KEYWORD_SHIFT, _LITERALS
-    global _KEYWORD_SEARCHES
+    global _KEYWORD_SEARCHES, _CONTAINER_INDEX, _PARENT_INDEX, _N_CONTAINERS, _N_PARENTS
+    global _N_BITS, _LEVELS, _FAR
     from ..page.tags import is_hidden
     from . import node_features, nodes, structure
 
@@ -124,6 +132,10 @@ cdef _load():
     _tail_cache = node_features._tail_cache
     _TAG_INDEX = dict(node_features._TAG_INDEX)
     _OTHER_TAG = len(node_features.TAG_GROUPS)
+    _CONTAINER_INDEX = dict(structure._CONTAINER_INDEX)
+    _PARENT_INDEX = dict(structure._PARENT_INDEX)
+    _N_CONTAINERS, _N_PARENTS = len(structure.CONTAINER_TAGS), len(structure.PARENT_TAGS)
+    _N_BITS, _LEVELS, _FAR = structure._NUM_BITS, structure.AGGREGATE_LEVELS, structure.FAR
     _loaded = True
 
 
@@ -293,7 +305,11 @@ def element_bits(cetree._Element element not None):
         _load()
     if node.type != XML_ELEMENT_NODE:
         return _element_bits(element)
-    tag = element.tag
+    return _bits_of(node, element, element.tag)
+
+
+cdef object _bits_of(xmlNode* node, object element, object tag):
+    """:func:`element_bits` of an element node whose ``tag`` is known."""
     if not _has_masked_attribute(node):
         mask = _bare_masks.get(tag)
         if mask is None:
@@ -939,4 +955,220 @@ cdef list _feature_values(table, tree, area, double* matrix, Py_ssize_t matrix_w
     finally:
         free(inherited)
         free(visible_children)
+    return rows
+
+
+# -- the structure features of blocks -----------------------------------------------------------
+
+cdef class _Ancestry:
+    """The elements of a page met on the blocks' ancestor chains: their tags, and the
+    distance from each to its nearest ancestor-or-self with each element bit, by libxml2
+    node (a page's nodes stay put while its tree lives)."""
+
+    cdef cetree._Document doc
+    cdef dict tags  # node address -> tag (str)
+    cdef dict by_name  # name address of a namespace-less element -> its tag
+    cdef dict slots  # node address -> row of ``distance``
+    cdef double* distance  # per visited element, ``_N_BITS`` distances (capped at ``_FAR``)
+    cdef Py_ssize_t size, capacity
+
+    def __cinit__(self, cetree._Document doc):
+        self.doc = doc
+        self.tags = {}
+        self.by_name = {}
+        self.slots = {}
+        self.size = self.capacity = 0
+        self.distance = NULL
+
+    def __dealloc__(self):
+        free(self.distance)
+
+    cdef object tag(self, xmlNode* node):
+        """``structure._tag`` of the element at ``node``."""
+        key = <size_t>node
+        tag = self.tags.get(key)
+        if tag is None:
+            if node.ns is NULL:
+                tag = self.by_name.get(<size_t>node.name)
+                if tag is None:
+                    tag = self.by_name[<size_t>node.name] = cetree.elementFactory(self.doc, node).tag
+            else:
+                tag = cetree.elementFactory(self.doc, node).tag
+            self.tags[key] = tag
+        return tag
+
+    cdef const double* nearest(self, xmlNode* node) except NULL:
+        """``structure._Tree.nearest`` of the element at ``node``: 0 for its own bits, else
+        its parent's distance + 1, capped at ``_FAR`` (what walking up the tree finds)."""
+        cdef list path = []
+        cdef xmlNode* up = node
+        cdef Py_ssize_t k, slot, parent_slot = -1
+        cdef uint64_t bits
+        cdef double* row
+        while up is not NULL:  # the elements up to the first one already known
+            found = self.slots.get(<size_t>up)
+            if found is not None:
+                parent_slot = found
+                break
+            path.append(<size_t>up)
+            up = _parent_element(up)
+        for address in reversed(path):  # the topmost first: its parent is known
+            up = <xmlNode*><size_t>address
+            bits = <uint64_t>_bits_of(up, cetree.elementFactory(self.doc, up), self.tag(up))
+            slot = self.add()
+            row = self.distance + slot * _N_BITS
+            for k in range(_N_BITS):
+                if bits >> k & 1:
+                    row[k] = 0.0
+                elif parent_slot < 0:
+                    row[k] = _FAR
+                else:
+                    row[k] = _min(self.distance[parent_slot * _N_BITS + k] + 1.0, _FAR)
+            self.slots[address] = slot
+            parent_slot = slot
+        return self.distance + parent_slot * _N_BITS
+
+    cdef Py_ssize_t add(self) except -1:
+        cdef double* grown
+        if self.size == self.capacity:
+            self.capacity = 2 * self.capacity if self.capacity else 256
+            grown = <double*>realloc(self.distance, self.capacity * _N_BITS * sizeof(double))
+            if grown is NULL:
+                raise MemoryError()
+            self.distance = grown
+        self.size += 1
+        return self.size - 1
+
+
+cdef inline xmlNode* _parent_element(xmlNode* node) noexcept nogil:
+    """lxml's ``getparent()`` of an element's node: its parent when that is an element."""
+    node = node.parent
+    if node is NULL or node.type != XML_ELEMENT_NODE:
+        return NULL
+    return node
+
+
+cdef tuple _SMALL_FLOATS = tuple([float(k) for k in range(128)])
+
+
+cdef list _float_row(const double* values, Py_ssize_t width):
+    """``values`` as a list of floats; the whole numbers 0.0 to 127.0 (distances, one-hot
+    values) as shared objects."""
+    cdef list row = PyList_New(width)
+    cdef Py_ssize_t k, whole
+    cdef double v
+    for k in range(width):
+        v = values[k]
+        whole = <Py_ssize_t>v if 0.0 <= v < 128.0 else -1
+        if whole >= 0 and <double>whole == v and not signbit(v):
+            value = <object>PyTuple_GET_ITEM(_SMALL_FLOATS, whole)
+        else:
+            value = v
+        Py_INCREF(value)
+        PyList_SET_ITEM(row, k, value)
+    return row
+
+
+def structure_rows(list blocks, selected):
+    """The rows of ``structure.structure_features_pure(blocks, selected)``, or ``None`` when a
+    block's element is not an element node or there are more than 64 bits."""
+    cdef Py_ssize_t n = len(blocks), levels, width, start, b, k, level, size = 0, node_index
+    cdef Py_ssize_t page_words = 0, page_blocks, node_words, chain_size
+    cdef Py_ssize_t* chain_of = NULL  # per block: ``levels`` node indices (-1 past the chain)
+    cdef Py_ssize_t* totals = NULL  # per node: words, linked words, blocks, selected words
+    cdef xmlNode** node_at = NULL
+    cdef xmlNode* node
+    cdef double* values = NULL
+    cdef const double* distances
+    cdef dict index = {}
+    cdef list rows = []
+    cdef _Ancestry ancestry = None
+    cdef cetree._Element element
+    if not _loaded:
+        _load()
+    levels = _LEVELS
+    if _N_BITS > 64 or len(selected) != n:
+        return None
+    start = _N_CONTAINERS + _N_PARENTS + 2
+    width = start + _N_BITS + 4 * levels
+    try:
+        chain_of = <Py_ssize_t*>malloc((n * levels + 1) * sizeof(Py_ssize_t))
+        totals = <Py_ssize_t*>malloc((4 * n * levels + 1) * sizeof(Py_ssize_t))
+        node_at = <xmlNode**>malloc((n * levels + 1) * sizeof(xmlNode*))
+        values = <double*>malloc(width * sizeof(double))
+        if chain_of is NULL or totals is NULL or node_at is NULL or values is NULL:
+            raise MemoryError()
+        for b in range(n):  # the chains and the subtree totals
+            block = blocks[b]
+            words, linked = block.num_words, block.num_linked_words
+            page_words += words
+            for k in range(levels):
+                chain_of[b * levels + k] = -1
+            element_object = block.element
+            if element_object is None:
+                continue
+            element = <cetree._Element?>element_object
+            node = element._c_node
+            if node.type != XML_ELEMENT_NODE:
+                return None
+            if ancestry is None:
+                ancestry = _Ancestry(element._doc)
+            keep = selected[b]
+            k = 0
+            while node is not NULL and k < levels:
+                key = <size_t>node
+                found_index = index.get(key)
+                if found_index is None:
+                    node_index = size
+                    index[key] = size
+                    node_at[size] = node
+                    totals[4 * size] = totals[4 * size + 1] = 0
+                    totals[4 * size + 2] = totals[4 * size + 3] = 0
+                    size += 1
+                else:
+                    node_index = found_index
+                chain_of[b * levels + k] = node_index
+                totals[4 * node_index] += words
+                totals[4 * node_index + 1] += linked
+                totals[4 * node_index + 2] += 1
+                if keep:
+                    totals[4 * node_index + 3] += words
+                node = _parent_element(node)
+                k += 1
+        page_words = page_words if page_words > 1 else 1
+        page_blocks = n if n > 1 else 1
+        for b in range(n):
+            for k in range(width):
+                values[k] = 0.0
+            if chain_of[b * levels] < 0:
+                for k in range(_N_BITS):
+                    values[start + k] = _FAR
+                rows.append(_float_row(values, width))
+                continue
+            chain_size = 0
+            while chain_size < levels and chain_of[b * levels + chain_size] >= 0:
+                chain_size += 1
+            node = node_at[chain_of[b * levels]]
+            values[_CONTAINER_INDEX.get(ancestry.tag(node), _N_CONTAINERS)] = 1.0
+            if chain_size > 1:
+                tag = ancestry.tag(node_at[chain_of[b * levels + 1]])
+                values[_N_CONTAINERS + 1 + _PARENT_INDEX.get(tag, _N_PARENTS)] = 1.0
+            distances = ancestry.nearest(node)
+            for k in range(_N_BITS):
+                values[start + k] = distances[k]
+            for level in range(levels):
+                node_index = chain_of[b * levels + (level if level < chain_size else chain_size - 1)]
+                node_words = totals[4 * node_index]
+                k = start + _N_BITS + 4 * level
+                values[k] = <double>node_words / <double>page_words
+                if node_words:
+                    values[k + 1] = <double>totals[4 * node_index + 1] / <double>node_words
+                    values[k + 2] = <double>totals[4 * node_index + 3] / <double>node_words
+                values[k + 3] = <double>totals[4 * node_index + 2] / <double>page_blocks
+            rows.append(_float_row(values, width))
+    finally:
+        free(chain_of)
+        free(totals)
+        free(node_at)
+        free(values)
     return rows

@@ -42,6 +42,7 @@ __all__ = [
     "keyword_mask",
     "element_bits",
     "element_bits_pure",
+    "structure_features_pure",
     "element_bit_names",
     "MASK_ATTRIBUTES",
 ]
@@ -247,8 +248,20 @@ def structure_features(blocks: Sequence[TextBlock], selected: Sequence[bool]) ->
 
     ``selected`` flags the blocks of a reference selection (a rule chain's decision) whose word
     share inside each ancestor subtree is a feature. Blocks without an element get zeros for
-    tags and aggregates and :data:`FAR` distances.
+    tags and aggregates and :data:`FAR` distances. :func:`structure_features_pure`, by the
+    compiled twin in ``_nodes`` when it is built (and takes the blocks).
     """
+    if _nodes is not None and blocks:
+        rows: list[list[float]] | None = _nodes.structure_rows(list(blocks), selected)
+        if rows is not None:
+            return rows
+    return structure_features_pure(blocks, selected)
+
+
+def structure_features_pure(
+    blocks: Sequence[TextBlock], selected: Sequence[bool]
+) -> list[list[float]]:
+    """:func:`structure_features` in pure Python (the reference of the compiled twin)."""
     tree = _Tree()
     chains = [
         _ancestors(block.element, AGGREGATE_LEVELS) if block.element is not None else []
