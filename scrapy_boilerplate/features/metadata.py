@@ -58,7 +58,7 @@ def overlap(words: Sequence[str], reference: frozenset[str] | None) -> float:
         return -1.0
     if not words:
         return 0.0
-    return sum(1 for word in words if word in reference) / len(words)
+    return sum(map(reference.__contains__, words)) / len(words)
 
 
 class PageTexts:
