@@ -343,11 +343,7 @@ cdef class _Vocabulary:
         self.longest = max([len(word) for word in words] or [-1])
         self.first[0] = self.first[1] = 0
         self.non_ascii_first = False
-        for word in words:
-            if not isinstance(word, str) or not word:
-                self.shortest, self.non_ascii_first = 0, True  # no shortcut: look every run up
-                self.first[0] = self.first[1] = ~<uint64_t>0
-                continue
+        for word in words:  # non-empty strings (``nodes._title_vocabulary``)
             c = <Py_ssize_t>(<Py_UCS4>(<str>word)[0])
             if c < 128:
                 self.first[c >> 6] |= (<uint64_t>1) << (c & 63)
