@@ -197,7 +197,7 @@ def template_scores_pure(model: TemplateModel, rows: Sequence[Sequence[float]]) 
 def penalties(visible_area: Sequence[float], c: float) -> list[float]:
     """``gamma_i = c · A_body / A_i`` (``A_i`` at least 1)."""
     page = max(1.0, visible_area[0]) if visible_area else 1.0
-    return [c * page / max(1.0, a) for a in visible_area]
+    return [c * page / (a if a > 1.0 else 1.0) for a in visible_area]
 
 
 #: Node weights of the smoothing: ``paper`` = 1 + hidden children; ``words`` adds the square

@@ -150,17 +150,22 @@ def smooth_tree(
         raise ValueError("parent, x, w and gamma must have the same length")
     _check_tree(parent)
     xs, ws, gs = array("d", x), array("d", w), array("d", gamma)
-    if not all(math.isfinite(value) for value in xs):
+    if n and not _finite(xs):
         raise ValueError("scores must be finite")
-    if not all(value > 0 and math.isfinite(value) for value in ws):
+    if n and not (_finite(ws) and min(ws) > 0):
         raise ValueError("weights must be positive and finite")
-    if not all(value >= 0 and math.isfinite(value) for value in gs):
+    if n and not (_finite(gs) and min(gs) >= 0):
         raise ValueError("penalties must be non-negative and finite")
     grid = exact_grid(xs) if levels == 0 else level_grid(levels)
     chosen, cost = smooth_levels(array("i", parent), xs, ws, gs, grid)
     values = [grid[k] for k in chosen]
     roots = [i for i in range(n) if i == 0 or chosen[i] > chosen[parent[i]]]
     return Smoothing(values, cost, roots)
+
+
+def _finite(values: array[float]) -> bool:
+    """Whether every value is finite (no NaN, no infinity; ``values`` not empty)."""
+    return not any(map(math.isnan, values)) and -math.inf < min(values) <= max(values) < math.inf
 
 
 def _check_tree(parent: Sequence[int]) -> None:
