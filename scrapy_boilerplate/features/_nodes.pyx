@@ -78,6 +78,7 @@ cdef dict _internal_cache = {}  # (href, host) -> _is_internal
 cdef Py_ssize_t _CACHE_LIMIT = 100_000
 cdef dict _TAG_INDEX = None
 cdef Py_ssize_t _OTHER_TAG = 0
+cdef Py_ssize_t _N_TAG_VALUES = 0, _N_ELEMENT_BITS = 0  # the parts of a row's tail
 cdef bint _loaded = False
 cdef array.array _DOUBLES = array.array("d")
 
@@ -100,7 +101,7 @@ cdef _load():
     global _element_bits, _row_tail, _tail_cache, _TAG_INDEX, _OTHER_TAG, _loaded
     global _LANDMARK_BITS, _ATTRIBUTE_RULES, _CLASS, _ID, _KEYWORD_SHIFT, _LITERALS
     global _KEYWORD_SEARCHES, _CONTAINER_INDEX, _PARENT_INDEX, _N_CONTAINERS, _N_PARENTS
-    global _N_BITS, _LEVELS, _FAR
+    global _N_BITS, _LEVELS, _FAR, _N_TAG_VALUES, _N_ELEMENT_BITS
     from ..page.tags import is_hidden
     from . import node_features, nodes, structure
 
@@ -132,6 +133,8 @@ cdef _load():
     _tail_cache = node_features._tail_cache
     _TAG_INDEX = dict(node_features._TAG_INDEX)
     _OTHER_TAG = len(node_features.TAG_GROUPS)
+    _N_TAG_VALUES = len(node_features.TAG_GROUPS) + 1
+    _N_ELEMENT_BITS = len(node_features._BIT_NAMES)
     _CONTAINER_INDEX = dict(structure._CONTAINER_INDEX)
     _PARENT_INDEX = dict(structure._PARENT_INDEX)
     _N_CONTAINERS, _N_PARENTS = len(structure.CONTAINER_TAGS), len(structure.PARENT_TAGS)
@@ -808,7 +811,7 @@ def feature_matrix(table, tree, area, Py_ssize_t width):
     cdef array.array matrix
     if not _loaded:
         _load()
-    if width != 22 + len(_row_tail(0, 0, 0)):
+    if width != 22 + _N_TAG_VALUES + 2 * _N_ELEMENT_BITS or _N_ELEMENT_BITS > 64:
         return None
     matrix = array.clone(_DOUBLES, n * width, zero=False)
     _feature_values(table, tree, area, matrix.data.as_doubles, width)
@@ -833,6 +836,7 @@ cdef list _feature_values(table, tree, area, double* matrix, Py_ssize_t matrix_w
     cdef double page_area, log_page_words, start, end, node_area, ratio
     cdef double values[21]
     cdef double* out
+    cdef Py_ssize_t hot
     cdef object zero = 0.0, one = 1.0, page_words_value
     cdef uint64_t own
     cdef uint64_t* inherited
@@ -919,17 +923,23 @@ cdef list _feature_values(table, tree, area, double* matrix, Py_ssize_t matrix_w
             values[18] = log(<double>weights[j])
             values[19] = log1p(<double>(<Py_ssize_t>images_of[i]))
             values[20] = log1p(<double>(<Py_ssize_t>inputs_of[i]))
-            tail = _tail_cache.get((tag_index, own, inherited[j]))
-            if tail is None:
-                tail = _row_tail(tag_index, own, inherited[j])
-            if matrix is not NULL:
+            if matrix is not NULL:  # the tail of ``node_features._row_tail``, bit by bit
                 out = matrix + j * matrix_width
                 for k in range(21):
                     out[k] = values[k]
                 out[21] = log_page_words
-                for k in range(22, matrix_width):
-                    out[k] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(tail, k - 22))
+                out += 22
+                hot = tag_index
+                for k in range(_N_TAG_VALUES):
+                    out[k] = 1.0 if k == hot else 0.0
+                out += _N_TAG_VALUES
+                for k in range(_N_ELEMENT_BITS):
+                    out[k] = <double>((own >> k) & 1)
+                    out[_N_ELEMENT_BITS + k] = <double>((inherited[j] >> k) & 1)
                 continue
+            tail = _tail_cache.get((tag_index, own, inherited[j]))
+            if tail is None:
+                tail = _row_tail(tag_index, own, inherited[j])
             width = 22 + len(tail)
             row = PyList_New(width)
             for k in range(21):  # the frequent 0.0 and 1.0 as shared objects
