@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+from array import array
 
 import pytest
 from shared_datasets import SHARED_DATASETS
@@ -86,6 +87,29 @@ def test_subtree_aggregates_share_text_links_and_selection() -> None:
     assert 0.0 < article < 1.0
     assert second["anc0_text_share"] < second["anc1_text_share"] < 1.0
     assert rows["Copyright notice"]["anc1_selected_share"] == 0.0
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_structure_into_writes_the_rows_at_a_stride(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows land at ``start + b * stride``; the values around them stay (both paths)."""
+    if not compiled:
+        monkeypatch.setattr(structure, "_nodes", None)
+    elif structure._nodes is None:
+        pytest.skip("the compiled _nodes is not built")
+    doc = segment(parse_html(PAGE))
+    selected = [block.num_words > 3 for block in doc.blocks]
+    rows = structure.structure_features_pure(doc.blocks, selected)
+    width = len(structure_feature_names())
+    start, stride = 3, width + 5
+    out = array("d", [-7.0]) * (start + len(rows) * stride)
+    structure.structure_into(doc.blocks, selected, out, start, stride)
+    expected = array("d", [-7.0]) * len(out)
+    for index, row in enumerate(rows):
+        at = start + index * stride
+        expected[at : at + width] = array("d", row)
+    assert out.tobytes() == expected.tobytes()
 
 
 def test_no_blocks_no_rows() -> None:

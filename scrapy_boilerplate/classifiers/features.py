@@ -21,19 +21,29 @@ rule labels; the learned classifier then overwrites ``is_content``.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Sequence
 from typing import Final
 
 from ..features.metadata import METADATA_FEATURES, metadata_features, page_texts
-from ..features.structure import structure_feature_names, structure_features
+from ..features.structure import structure_feature_names, structure_features, structure_into
 from ..filters.basic import FillContentGapsFilter
 from ..filters.heuristics import IgnoreBlocksAfterContentFilter, TerminatingBlocksFinder
 from ..filters.tree import AncestorGroupingFilter
 from ..model import labels as L
-from ..model.document import TextDocument
+from ..model.document import TextBlock, TextDocument
+from ..page.segmentation import compiled_twin
 from .rules import DENSITY_RULES, NUM_WORDS_RULES
 
-__all__ = ["feature_names", "feature_rows", "WINDOW_OFFSETS", "RULE_WINDOW"]
+__all__ = [
+    "feature_names",
+    "feature_rows",
+    "feature_matrix",
+    "feature_matrix_pure",
+    "WINDOW_OFFSETS",
+    "RULE_WINDOW",
+    "ACCELERATED",
+]
 
 #: Neighbours (block offsets) whose features are part of a block's row.
 WINDOW_OFFSETS: Final = (-2, -1, 1, 2)
@@ -54,6 +64,12 @@ _WINDOW: Final = ("num_words", "link_density", "text_density", "rule_article")
 _PAGE: Final = ("page_words", "page_blocks", "page_link_density", "page_rule_share")
 _DIGIT: Final = re.compile(r"\d")
 _PUNCTUATION_END: Final = tuple(".!?:;\"'”’)…")
+_STRUCTURE_WIDTH: Final = len(structure_feature_names())
+_STRUCTURE_START: Final = len(_TEXT) + len(_RULES) + len(WINDOW_OFFSETS) * len(_WINDOW) + len(_PAGE)
+_WIDTH: Final = _STRUCTURE_START + _STRUCTURE_WIDTH + len(METADATA_FEATURES)
+_features = compiled_twin(f"{__package__}._features")
+#: True when :func:`feature_matrix` runs its compiled twin.
+ACCELERATED: Final = _features is not None
 
 
 def feature_names() -> list[str]:
@@ -86,13 +102,13 @@ def _rule_decisions(doc: TextDocument) -> list[list[bool]]:
     return [numwords, density, before_end, grouped, article]
 
 
-def _text_row(doc: TextDocument, index: int) -> list[float]:
-    block = doc.blocks[index]
+def _text_row(blocks: Sequence[TextBlock], index: int) -> list[float]:
+    block = blocks[index]
     text = block.text
     chars = len(text)
     words = block.num_words
     labels = block.labels
-    count = len(doc.blocks)
+    count = len(blocks)
     return [
         float(words),
         float(block.num_linked_words),
@@ -137,6 +153,40 @@ def feature_rows(doc: TextDocument, headline: str | None) -> list[list[float]]:
     if not blocks:
         return []
     decisions = _rule_decisions(doc)
+    structure = structure_features(blocks, decisions[-1])
+    metadata = metadata_features(blocks, page_texts(doc.root, headline))
+    return _rows(blocks, decisions, structure, metadata)
+
+
+def feature_matrix(doc: TextDocument, headline: str | None) -> tuple[array[float], int]:
+    """The rows of :func:`feature_rows` one after the other in one array of doubles, and their
+    number (:func:`feature_matrix_pure`, by the compiled twin in ``_features`` when it is
+    built); runs the rule chain."""
+    blocks = doc.blocks
+    if _features is None or not blocks:
+        return feature_matrix_pure(doc, headline)
+    decisions = _rule_decisions(doc)
+    texts = page_texts(doc.root, headline)
+    matrix: array[float] = _features.feature_matrix(blocks, decisions, _STRUCTURE_WIDTH, texts)
+    structure_into(blocks, decisions[-1], matrix, _STRUCTURE_START, _WIDTH)
+    return matrix, len(blocks)
+
+
+def feature_matrix_pure(doc: TextDocument, headline: str | None) -> tuple[array[float], int]:
+    """:func:`feature_matrix` in pure Python (the reference of the compiled twin)."""
+    rows = feature_rows(doc, headline)
+    matrix = array("d")
+    for row in rows:  # array.fromlist: the fastest way from lists of floats to doubles
+        matrix.fromlist(row)
+    return matrix, len(rows)
+
+
+def _rows(
+    blocks: Sequence[TextBlock],
+    decisions: Sequence[Sequence[bool]],
+    structure: Sequence[list[float]],
+    metadata: Sequence[list[float]],
+) -> list[list[float]]:
     article = decisions[-1]
     words = [block.num_words for block in blocks]
     page_words = sum(words)
@@ -153,11 +203,9 @@ def feature_rows(doc: TextDocument, headline: str | None) -> list[list[float]]:
         for b, keep in zip(blocks, article, strict=True)
     ]
     edge = [0.0] * len(_WINDOW)
-    structure = structure_features(blocks, article)
-    metadata = metadata_features(blocks, page_texts(doc.root, headline))
     rows = []
     for index in range(len(blocks)):
-        row = _text_row(doc, index)
+        row = _text_row(blocks, index)
         row += [1.0 if decision[index] else 0.0 for decision in decisions]
         row.append(_window_share(words, article, index))
         for offset in WINDOW_OFFSETS:

@@ -10,7 +10,6 @@ floats as the pure-Python reference).
 from __future__ import annotations
 
 import functools
-from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from ..model.document import TextDocument
-from .features import feature_names, feature_rows
+from .features import feature_matrix, feature_names
 from .gbdt import TreeEnsemble, load_model, predict_proba
 
 __all__ = ["SHIPPED_MODEL", "LearnedBlockClassifier", "load_block_model", "HeadlineFinder"]
@@ -64,13 +63,10 @@ class LearnedBlockClassifier:
     threshold: float = 0.5
 
     def __call__(self, doc: TextDocument) -> bool:
-        rows = feature_rows(doc, self.headline(doc))
-        if not rows:
+        matrix, n_rows = feature_matrix(doc, self.headline(doc))
+        if not n_rows:
             return False
-        matrix = array("d")
-        for row in rows:  # array.fromlist: the fastest way from lists of floats to doubles
-            matrix.fromlist(row)
-        scores = predict_proba(self.model, matrix, len(rows))
+        scores = predict_proba(self.model, matrix, n_rows)
         keep_rules = max(scores) < self.threshold
         for block, score in zip(doc.blocks, scores, strict=True):
             block.score = score

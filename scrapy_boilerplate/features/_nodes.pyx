@@ -29,7 +29,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport fabs, log, log1p, signbit
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport strcmp, strlen
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
@@ -281,14 +281,17 @@ cdef object _mask_of(str tag, tuple values):
     return mask
 
 
-cdef object _element_mask(xmlNode* node, object element, object tag):
+cdef object _element_mask(xmlNode* node, object element, object tag, object doc=None):
     """``structure.element_bits(element)``, cached by the tag and the values of the
-    attributes it reads (it depends on nothing else)."""
+    attributes it reads (it depends on nothing else); ``element`` may be None when ``doc``,
+    its document, is given (its proxy is made only if the reference must run)."""
     cdef Py_ssize_t k
     cdef list key = [tag]
     for k in range(_N_MASKED):
         value = _attribute_value(node, _MASKED_C[k])
         if value is False:
+            if element is None:
+                element = cetree.elementFactory(<cetree._Document>doc, node)
             return _element_bits(element)
         key.append(value)
     frozen = tuple(key)
@@ -311,8 +314,9 @@ def element_bits(cetree._Element element not None):
     return _bits_of(node, element, element.tag)
 
 
-cdef object _bits_of(xmlNode* node, object element, object tag):
-    """:func:`element_bits` of an element node whose ``tag`` is known."""
+cdef object _bits_of(xmlNode* node, object element, object tag, object doc=None):
+    """:func:`element_bits` of an element node whose ``tag`` is known (``element`` may be
+    None when ``doc`` is given: see :func:`_element_mask`)."""
     if not _has_masked_attribute(node):
         mask = _bare_masks.get(tag)
         if mask is None:
@@ -320,7 +324,7 @@ cdef object _bits_of(xmlNode* node, object element, object tag):
                 _bare_masks.clear()
             mask = _bare_masks[tag] = _mask_of(tag, (None,) * _N_MASKED)
         return mask
-    return _element_mask(node, element, tag)
+    return _element_mask(node, element, tag, doc)
 
 
 cdef inline bint _is_alnum(Py_UCS4 c) noexcept:
@@ -966,61 +970,127 @@ cdef list _feature_values(table, tree, area, double* matrix, Py_ssize_t matrix_w
 
 # -- the structure features of blocks -----------------------------------------------------------
 
+cdef struct _PointerMap:
+    # open addressing, linear probing; keys are node addresses (0 = free slot)
+    size_t* keys
+    Py_ssize_t* values
+    size_t mask
+    Py_ssize_t used
+
+
+cdef int _map_init(_PointerMap* table, Py_ssize_t expected) except -1:
+    cdef size_t capacity = 64
+    while capacity < <size_t>(2 * expected + 2):
+        capacity <<= 1
+    table.keys = <size_t*>calloc(capacity, sizeof(size_t))
+    table.values = <Py_ssize_t*>malloc(capacity * sizeof(Py_ssize_t))
+    if table.keys is NULL or table.values is NULL:
+        _map_free(table)
+        raise MemoryError()
+    table.mask = capacity - 1
+    table.used = 0
+    return 0
+
+
+cdef void _map_free(_PointerMap* table) noexcept:
+    free(table.keys)
+    free(table.values)
+    table.keys = NULL
+    table.values = NULL
+
+
+cdef inline size_t _map_slot(const _PointerMap* table, size_t key) noexcept:
+    cdef size_t slot = ((key >> 4) * <size_t>0x9E3779B97F4A7C15ULL) & table.mask
+    while table.keys[slot] != 0 and table.keys[slot] != key:
+        slot = (slot + 1) & table.mask
+    return slot
+
+
+cdef inline Py_ssize_t _map_get(const _PointerMap* table, size_t key) noexcept:
+    """The value of ``key`` (a non-null address), or -1."""
+    cdef size_t slot = _map_slot(table, key)
+    return table.values[slot] if table.keys[slot] == key else -1
+
+
+cdef int _map_put(_PointerMap* table, size_t key, Py_ssize_t value) except -1:
+    """Set ``key`` (a non-null address, not in the table) to ``value``; grows the table."""
+    cdef _PointerMap grown
+    cdef size_t k
+    if 2 * (table.used + 1) > <Py_ssize_t>table.mask:
+        _map_init(&grown, 2 * (table.used + 1))
+        for k in range(table.mask + 1):
+            if table.keys[k] != 0:
+                _map_put(&grown, table.keys[k], table.values[k])
+        _map_free(table)
+        table[0] = grown
+    k = _map_slot(table, key)
+    table.keys[k] = key
+    table.values[k] = value
+    table.used += 1
+    return 0
+
+
 cdef class _Ancestry:
     """The elements of a page met on the blocks' ancestor chains: their tags, and the
     distance from each to its nearest ancestor-or-self with each element bit, by libxml2
     node (a page's nodes stay put while its tree lives)."""
 
     cdef cetree._Document doc
-    cdef dict tags  # node address -> tag (str)
-    cdef dict by_name  # name address of a namespace-less element -> its tag
-    cdef dict slots  # node address -> row of ``distance``
+    cdef list tags  # the tags met, by their index in ``tag_of``
+    cdef _PointerMap tag_of  # node address -> index in ``tags``
+    cdef _PointerMap by_name  # name address of a namespace-less element -> index in ``tags``
+    cdef _PointerMap slots  # node address -> row of ``distance``
     cdef double* distance  # per visited element, ``_N_BITS`` distances (capped at ``_FAR``)
     cdef Py_ssize_t size, capacity
 
     def __cinit__(self, cetree._Document doc):
         self.doc = doc
-        self.tags = {}
-        self.by_name = {}
-        self.slots = {}
+        self.tags = []
         self.size = self.capacity = 0
         self.distance = NULL
+        _map_init(&self.tag_of, 256)
+        _map_init(&self.by_name, 64)
+        _map_init(&self.slots, 256)
 
     def __dealloc__(self):
         free(self.distance)
+        _map_free(&self.tag_of)
+        _map_free(&self.by_name)
+        _map_free(&self.slots)
 
     cdef object tag(self, xmlNode* node):
         """``structure._tag`` of the element at ``node``."""
-        key = <size_t>node
-        tag = self.tags.get(key)
-        if tag is None:
+        cdef Py_ssize_t found = _map_get(&self.tag_of, <size_t>node)
+        if found >= 0:
+            return self.tags[found]
+        if node.ns is NULL:
+            found = _map_get(&self.by_name, <size_t>node.name)
+        if found < 0:
+            found = len(self.tags)
+            self.tags.append(cetree.elementFactory(self.doc, node).tag)
             if node.ns is NULL:
-                tag = self.by_name.get(<size_t>node.name)
-                if tag is None:
-                    tag = self.by_name[<size_t>node.name] = cetree.elementFactory(self.doc, node).tag
-            else:
-                tag = cetree.elementFactory(self.doc, node).tag
-            self.tags[key] = tag
-        return tag
+                _map_put(&self.by_name, <size_t>node.name, found)
+        _map_put(&self.tag_of, <size_t>node, found)
+        return self.tags[found]
 
     cdef const double* nearest(self, xmlNode* node) except NULL:
         """``structure._Tree.nearest`` of the element at ``node``: 0 for its own bits, else
         its parent's distance + 1, capped at ``_FAR`` (what walking up the tree finds)."""
         cdef list path = []
         cdef xmlNode* up = node
-        cdef Py_ssize_t k, slot, parent_slot = -1
+        cdef Py_ssize_t k, slot, parent_slot = -1, found, step
         cdef uint64_t bits
         cdef double* row
         while up is not NULL:  # the elements up to the first one already known
-            found = self.slots.get(<size_t>up)
-            if found is not None:
+            found = _map_get(&self.slots, <size_t>up)
+            if found >= 0:
                 parent_slot = found
                 break
             path.append(<size_t>up)
             up = _parent_element(up)
-        for address in reversed(path):  # the topmost first: its parent is known
-            up = <xmlNode*><size_t>address
-            bits = <uint64_t>_bits_of(up, cetree.elementFactory(self.doc, up), self.tag(up))
+        for step in range(len(path) - 1, -1, -1):  # the topmost first: its parent is known
+            up = <xmlNode*><size_t>path[step]
+            bits = <uint64_t>_bits_of(up, None, self.tag(up), self.doc)
             slot = self.add()
             row = self.distance + slot * _N_BITS
             for k in range(_N_BITS):
@@ -1030,7 +1100,7 @@ cdef class _Ancestry:
                     row[k] = _FAR
                 else:
                     row[k] = _min(self.distance[parent_slot * _N_BITS + k] + 1.0, _FAR)
-            self.slots[address] = slot
+            _map_put(&self.slots, <size_t>up, slot)
             parent_slot = slot
         return self.distance + parent_slot * _N_BITS
 
@@ -1078,35 +1148,66 @@ cdef list _float_row(const double* values, Py_ssize_t width):
 def structure_rows(list blocks, selected):
     """The rows of ``structure.structure_features_pure(blocks, selected)``, or ``None`` when a
     block's element is not an element node or there are more than 64 bits."""
+    cdef Py_ssize_t n = len(blocks), b, width
+    cdef double* values = NULL
+    if not _loaded:
+        _load()
+    width = _N_CONTAINERS + _N_PARENTS + 2 + _N_BITS + 4 * _LEVELS
+    try:
+        values = <double*>malloc((n * width + 1) * sizeof(double))
+        if values is NULL:
+            raise MemoryError()
+        if not _structure_fill(blocks, selected, values, width):
+            return None
+        return [_float_row(values + b * width, width) for b in range(n)]
+    finally:
+        free(values)
+
+
+def structure_into(list blocks, selected, array.array out, Py_ssize_t start, Py_ssize_t stride):
+    """Write the rows of ``structure.structure_features_pure(blocks, selected)`` into the
+    doubles ``out``, block ``b``'s at ``start + b * stride``; False (``out`` untouched) when a
+    block's element is not an element node or there are more than 64 bits."""
+    cdef Py_ssize_t n = len(blocks), width
+    if not _loaded:
+        _load()
+    width = _N_CONTAINERS + _N_PARENTS + 2 + _N_BITS + 4 * _LEVELS
+    if start < 0 or stride < width or (n and start + (n - 1) * stride + width > len(out)):
+        raise ValueError("the rows do not fit in the array")
+    return _structure_fill(blocks, selected, out.data.as_doubles + start, stride)
+
+
+cdef bint _structure_fill(list blocks, selected, double* out, Py_ssize_t stride) except -1:
+    """The structure rows of ``blocks``, block ``b``'s at ``out + b * stride``; False (``out``
+    untouched) when a block's element is not an element node or there are more than 64 bits."""
     cdef Py_ssize_t n = len(blocks), levels, width, start, b, k, level, size = 0, node_index
-    cdef Py_ssize_t page_words = 0, page_blocks, node_words, chain_size
+    cdef Py_ssize_t page_words = 0, page_blocks, node_words, chain_size, words, linked
     cdef Py_ssize_t* chain_of = NULL  # per block: ``levels`` node indices (-1 past the chain)
     cdef Py_ssize_t* totals = NULL  # per node: words, linked words, blocks, selected words
     cdef xmlNode** node_at = NULL
     cdef xmlNode* node
-    cdef double* values = NULL
+    cdef double* values
+    cdef bint keep
     cdef const double* distances
-    cdef dict index = {}
-    cdef list rows = []
+    cdef _PointerMap index
     cdef _Ancestry ancestry = None
     cdef cetree._Element element
-    if not _loaded:
-        _load()
     levels = _LEVELS
     if _N_BITS > 64 or len(selected) != n:
-        return None
+        return False
     start = _N_CONTAINERS + _N_PARENTS + 2
     width = start + _N_BITS + 4 * levels
+    _map_init(&index, n * 2)
     try:
         chain_of = <Py_ssize_t*>malloc((n * levels + 1) * sizeof(Py_ssize_t))
         totals = <Py_ssize_t*>malloc((4 * n * levels + 1) * sizeof(Py_ssize_t))
         node_at = <xmlNode**>malloc((n * levels + 1) * sizeof(xmlNode*))
-        values = <double*>malloc(width * sizeof(double))
-        if chain_of is NULL or totals is NULL or node_at is NULL or values is NULL:
+        if chain_of is NULL or totals is NULL or node_at is NULL:
             raise MemoryError()
         for b in range(n):  # the chains and the subtree totals
             block = blocks[b]
-            words, linked = block.num_words, block.num_linked_words
+            words = block.num_words
+            linked = block.num_linked_words
             page_words += words
             for k in range(levels):
                 chain_of[b * levels + k] = -1
@@ -1116,23 +1217,20 @@ def structure_rows(list blocks, selected):
             element = <cetree._Element?>element_object
             node = element._c_node
             if node.type != XML_ELEMENT_NODE:
-                return None
+                return False
             if ancestry is None:
                 ancestry = _Ancestry(element._doc)
             keep = selected[b]
             k = 0
             while node is not NULL and k < levels:
-                key = <size_t>node
-                found_index = index.get(key)
-                if found_index is None:
+                node_index = _map_get(&index, <size_t>node)
+                if node_index < 0:
                     node_index = size
-                    index[key] = size
+                    _map_put(&index, <size_t>node, size)
                     node_at[size] = node
                     totals[4 * size] = totals[4 * size + 1] = 0
                     totals[4 * size + 2] = totals[4 * size + 3] = 0
                     size += 1
-                else:
-                    node_index = found_index
                 chain_of[b * levels + k] = node_index
                 totals[4 * node_index] += words
                 totals[4 * node_index + 1] += linked
@@ -1144,12 +1242,12 @@ def structure_rows(list blocks, selected):
         page_words = page_words if page_words > 1 else 1
         page_blocks = n if n > 1 else 1
         for b in range(n):
+            values = out + b * stride
             for k in range(width):
                 values[k] = 0.0
             if chain_of[b * levels] < 0:
                 for k in range(_N_BITS):
                     values[start + k] = _FAR
-                rows.append(_float_row(values, width))
                 continue
             chain_size = 0
             while chain_size < levels and chain_of[b * levels + chain_size] >= 0:
@@ -1171,10 +1269,9 @@ def structure_rows(list blocks, selected):
                     values[k + 1] = <double>totals[4 * node_index + 1] / <double>node_words
                     values[k + 2] = <double>totals[4 * node_index + 3] / <double>node_words
                 values[k + 3] = <double>totals[4 * node_index + 2] / <double>page_blocks
-            rows.append(_float_row(values, width))
     finally:
+        _map_free(&index)
         free(chain_of)
         free(totals)
         free(node_at)
-        free(values)
-    return rows
+    return True

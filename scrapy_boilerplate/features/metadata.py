@@ -24,6 +24,7 @@ __all__ = [
     "word_set",
     "overlap",
     "metadata_features",
+    "covers_headline",
 ]
 
 #: Names of :func:`metadata_features`' values, in order.
@@ -136,12 +137,19 @@ def _title_block(words: Sequence[list[str]], headline: frozenset[str] | None) ->
     for index, block_words in enumerate(words):
         if not block_words or len(block_words) > 3 * len(headline) + 5:
             continue
-        if overlap(block_words, headline) >= MIN_TITLE_MATCH:
-            present = set(block_words)
-            found = sum(1 for word in headline if word in present)
-            if found / len(headline) >= MIN_TITLE_MATCH:
-                return index
+        if overlap(block_words, headline) >= MIN_TITLE_MATCH and covers_headline(
+            block_words, headline
+        ):
+            return index
     return None
+
+
+def covers_headline(words: Sequence[str], headline: frozenset[str]) -> bool:
+    """True when ``words`` hold at least :data:`MIN_TITLE_MATCH` of the (non-empty) headline's
+    distinct words."""
+    present = set(words)
+    found = sum(1 for word in headline if word in present)
+    return found / len(headline) >= MIN_TITLE_MATCH
 
 
 def metadata_features(blocks: Sequence[TextBlock], texts: PageTexts) -> list[list[float]]:

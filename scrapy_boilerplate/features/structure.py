@@ -23,6 +23,7 @@ attribute value is matched once per process. Only the standard library and lxml 
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Sequence
 from typing import Final
 
@@ -43,6 +44,7 @@ __all__ = [
     "element_bits",
     "element_bits_pure",
     "structure_features_pure",
+    "structure_into",
     "element_bit_names",
     "MASK_ATTRIBUTES",
 ]
@@ -256,6 +258,23 @@ def structure_features(blocks: Sequence[TextBlock], selected: Sequence[bool]) ->
         if rows is not None:
             return rows
     return structure_features_pure(blocks, selected)
+
+
+def structure_into(
+    blocks: Sequence[TextBlock],
+    selected: Sequence[bool],
+    out: array[float],
+    start: int,
+    stride: int,
+) -> None:
+    """Write the rows of :func:`structure_features` into the doubles ``out``, block ``b``'s at
+    ``start + b * stride`` (by the compiled twin in ``_nodes`` when it is built and takes the
+    blocks)."""
+    if _nodes is not None and _nodes.structure_into(list(blocks), selected, out, start, stride):
+        return
+    for index, row in enumerate(structure_features_pure(blocks, selected)):
+        at = start + index * stride
+        out[at : at + len(row)] = array("d", row)
 
 
 def structure_features_pure(
