@@ -30,12 +30,12 @@ cdef Py_ssize_t _bad_node(
 
 def predict_margins(model, rows, n_rows):
     """The margin of each of the ``n_rows`` rows of ``rows`` (row-major doubles)."""
-    cdef const int[:] roots = model.tree_roots
-    cdef const int[:] split_feature = model.split_feature
-    cdef const double[:] threshold = model.threshold
-    cdef const int[:] left = model.left
-    cdef const int[:] right = model.right
-    cdef const double[:] x = rows
+    cdef const int[::1] roots = model.tree_roots
+    cdef const int[::1] split_feature = model.split_feature
+    cdef const double[::1] threshold = model.threshold
+    cdef const int[::1] left = model.left
+    cdef const int[::1] right = model.right
+    cdef const double[::1] x = rows
     cdef double base_margin = model.base_margin
     cdef Py_ssize_t n_features = len(model.feature_names)
     cdef Py_ssize_t n_nodes = split_feature.shape[0]
