@@ -50,6 +50,7 @@ setup(
         *on_lxml("scrapy_boilerplate.features._nodes"),
         *compiled("scrapy_boilerplate.classifiers._gbdt"),
         *compiled("scrapy_boilerplate.classifiers._features"),
+        *compiled("scrapy_boilerplate.classifiers._rules"),
         *compiled("scrapy_boilerplate.filters._isotonic"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
         *compiled("scrapy_boilerplate.classifiers._template"),

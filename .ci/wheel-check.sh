@@ -24,6 +24,7 @@ from scrapy_boilerplate.page.segmentation import ACCELERATED
 from scrapy_boilerplate.classifiers.gbdt import ACCELERATED as TREES_ACCELERATED
 from scrapy_boilerplate.classifiers.crf_tagging import ACCELERATED as CRF_ACCELERATED
 from scrapy_boilerplate.classifiers.features import ACCELERATED as FEATURES_ACCELERATED
+from scrapy_boilerplate.classifiers.rules import ACCELERATED as RULES_ACCELERATED
 from scrapy_boilerplate.classifiers.template import ACCELERATED as TEMPLATE_ACCELERATED
 from scrapy_boilerplate.features.nodes import ACCELERATED as NODES_ACCELERATED
 from scrapy_boilerplate.filters.isotonic import ACCELERATED as ISOTONIC_ACCELERATED
@@ -37,6 +38,7 @@ if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
     for name, built in [
         ("CRF tagging", CRF_ACCELERATED),
         ("block feature matrix", FEATURES_ACCELERATED),
+        ("neighbour rules", RULES_ACCELERATED),
         ("template scores", TEMPLATE_ACCELERATED),
         ("node table", NODES_ACCELERATED),
         ("tree smoothing", ISOTONIC_ACCELERATED),

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from scrapy_boilerplate import extract
+from scrapy_boilerplate.extractors import title as title_module
+from scrapy_boilerplate.extractors.title import find_title
+from scrapy_boilerplate.model.document import TextDocument
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
 
 READING = Path(__file__).parent / "fixtures" / "reading"
 
@@ -29,3 +36,26 @@ def test_an_h1_with_the_headline_still_wins() -> None:
         "<body><h1>Mayor opens the bridge</h1><p>text</p></body>"
     )
     assert title_of(html) == "Mayor opens the bridge"
+
+
+def test_the_headline_is_computed_once_per_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Filters and the result ask for it; a document whose title or tree changes gets a new
+    answer."""
+    calls: list[TextDocument] = []
+    compute = title_module._find_title
+
+    def counted(doc: TextDocument) -> str | None:
+        calls.append(doc)
+        return compute(doc)
+
+    monkeypatch.setattr(title_module, "_find_title", counted)
+    html = "<title>Storm hits the coast | News</title><body><h1>Storm hits</h1><p>x</p></body>"
+    doc = segment(parse_html(html))
+    assert find_title(doc) == find_title(doc) == "Storm hits"
+    assert len(calls) == 1
+    doc.title = "Another story - News"
+    assert find_title(doc) == "Another story"
+    doc.root = parse_html("<title>x</title><body><h1>Another story today</h1></body>")
+    assert find_title(doc) == "Another story today"
+    assert len(calls) == 3
+    assert extract(html, extractor="article-learned").title == "Storm hits"

@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from scrapy_boilerplate.filters.basic import MarkEverythingContent
-from scrapy_boilerplate.filters.tree import AncestorGroupingFilter, nth_ancestor, paragraph_of
+from scrapy_boilerplate.filters.tree import (
+    AncestorGroupingFilter,
+    climb,
+    nth_ancestor,
+    paragraph_of,
+)
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.model.document import TextDocument
 from scrapy_boilerplate.page.parsing import parse_html
@@ -92,3 +97,27 @@ def test_min_share_widens_to_sibling_sections() -> None:
 def test_nothing_selected_is_a_no_op() -> None:
     doc = _doc("<p>one</p><div>two</div>")
     assert not AncestorGroupingFilter()(doc)
+
+
+def test_climb_stops_at_the_first_subtree_holding_the_mass() -> None:
+    root = parse_html(
+        "<html><body><div id=outer><div id=a><p id=a1>x</p><p id=a2>x</p></div>"
+        "<div id=b><p id=b1>x</p></div></div><div id=far><p id=f1>x</p></div></body></html>"
+    )
+    by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+    start = by_id["a"]
+    keyed = [(by_id["a1"], 2.0), (by_id["a2"], 1.0), (by_id["b1"], 3.0), (by_id["f1"], 4.0)]
+    path = [start, *start.iterancestors()]  # a, outer, body, html
+    reached, position = climb(start, keyed, 3.0)
+    assert reached == 0  # a holds 2 + 1
+    assert position == {by_id["a1"]: 0, by_id["a2"]: 0, by_id["b1"]: 1, by_id["f1"]: 2}
+    reached, _ = climb(start, keyed, 6.0)
+    assert path[reached].get("id") == "outer"  # 2 + 1 + 3
+    reached, _ = climb(start, keyed, 10.0)
+    assert path[reached].tag == "body"
+    reached, _ = climb(start, keyed, 11.0)  # more than the page holds: the root
+    assert path[reached].tag == "html"
+    other = parse_html("<p>elsewhere</p>").find(".//p")
+    assert other is not None
+    _, position = climb(start, [(other, 1.0)], 0.0)
+    assert position[other] == len(path)  # not under the path

@@ -6,10 +6,12 @@ neighbour rules see the previous and next block, or an empty block at the docume
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..model.document import EMPTY_BLOCK, TextBlock, TextDocument
+from ..page.segmentation import compiled_twin
 
 __all__ = [
     "NeighbourRule",
@@ -25,6 +27,9 @@ __all__ = [
     "TEXT_DENSITY_1R",
     "CLEANEVAL_RULE",
     "MinWordsClassifier",
+    "neighbour_decisions",
+    "neighbour_decisions_pure",
+    "ACCELERATED",
 ]
 
 #: A rule deciding one block from (previous, current, next).
@@ -92,19 +97,44 @@ class NeighbourClassifier:
         blocks = doc.blocks
         if not blocks:
             return False
-        decisions = []
-        prev = EMPTY_BLOCK
-        rule = self.rule
-        for index, curr in enumerate(blocks):
-            nxt = blocks[index + 1] if index + 1 < len(blocks) else EMPTY_BLOCK
-            decisions.append(rule(prev, curr, nxt))
-            prev = curr
+        decisions = neighbour_decisions(blocks, self.rule)
         changed = False
         for block, is_content in zip(blocks, decisions, strict=True):
             changed |= block.is_content != is_content
             block.is_content = is_content
         return changed
 
+
+def neighbour_decisions(blocks: Sequence[TextBlock], rule: NeighbourRule) -> list[bool]:
+    """Per block, ``rule(previous, block, next)`` (an empty block past the edges); by the
+    compiled twin in ``_rules`` for :func:`density_rule` and :func:`num_words_rule` when it is
+    built (:func:`neighbour_decisions_pure` the reference)."""
+    number = _COMPILED_RULES.get(rule)
+    if _rules is not None and number is not None:
+        try:
+            decisions: list[bool] = _rules.neighbour_decisions(list(blocks), number)
+            return decisions
+        except (OverflowError, TypeError):  # counts a C integer does not hold: the reference
+            pass
+    return neighbour_decisions_pure(blocks, rule)
+
+
+def neighbour_decisions_pure(blocks: Sequence[TextBlock], rule: NeighbourRule) -> list[bool]:
+    """:func:`neighbour_decisions` in pure Python (the reference of the compiled twin)."""
+    decisions = []
+    prev = EMPTY_BLOCK
+    for index, curr in enumerate(blocks):
+        nxt = blocks[index + 1] if index + 1 < len(blocks) else EMPTY_BLOCK
+        decisions.append(rule(prev, curr, nxt))
+        prev = curr
+    return decisions
+
+
+_rules = compiled_twin(f"{__package__}._rules")
+#: The rules with a compiled twin, by their number there.
+_COMPILED_RULES: Final[dict[NeighbourRule, int]] = {density_rule: 0, num_words_rule: 1}
+#: True when the paper's two trees run their compiled twin.
+ACCELERATED: Final = _rules is not None
 
 #: Algorithm 1 as a filter.
 DENSITY_RULES = NeighbourClassifier(density_rule)

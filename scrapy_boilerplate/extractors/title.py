@@ -71,7 +71,20 @@ def _meta_title(root: Element) -> str | None:
 
 
 def find_title(doc: TextDocument) -> str | None:
-    """Return the document's headline, or None if the page has neither ``<title>`` nor ``<h1>``."""
+    """Return the document's headline, or None if the page has neither ``<title>`` nor ``<h1>``.
+
+    Computed once per document (kept in ``doc.memo`` with the ``title`` and ``root`` it came
+    from; a document whose ``title`` or ``root`` is replaced gets a new answer)."""
+    memo = doc.memo.get("find_title")
+    if memo is not None and memo[0] is doc.root and memo[1] == doc.title:
+        headline: str | None = memo[2]
+        return headline
+    headline = _find_title(doc)
+    doc.memo["find_title"] = (doc.root, doc.title, headline)
+    return headline
+
+
+def _find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
     headings: list[str] = []
     if doc.root is not None:

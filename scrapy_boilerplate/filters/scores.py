@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
-from .tree import is_under, nth_ancestor, paragraph_of
+from .tree import climb, nth_ancestor, paragraph_of
 
 __all__ = ["ScoreThresholdFilter", "ScoreGapFilter", "ScoreGroupFilter"]
 
@@ -76,26 +76,18 @@ class ScoreGroupFilter:
         for block in doc.blocks:
             if block.is_content and block.element is not None:
                 selected.append((block, nth_ancestor(paragraph_of(block.element), self.depth)))
+        keyed = [(key, (block.score or 0.0) * block.num_words) for block, key in selected]
         group_mass: dict[Element, float] = {}
-        subtree_mass: dict[Element, float] = {}
-        for block, key in selected:
-            mass = (block.score or 0.0) * block.num_words
+        for key, mass in keyed:
             group_mass[key] = group_mass.get(key, 0.0) + mass
-            subtree_mass[key] = subtree_mass.get(key, 0.0) + mass
-            for ancestor in key.iterancestors():
-                subtree_mass[ancestor] = subtree_mass.get(ancestor, 0.0) + mass
         if len(group_mass) < 2:
             return False
         needed = self.min_share * sum(group_mass.values())
         winner = max(group_mass, key=group_mass.__getitem__)
-        while subtree_mass[winner] < needed:
-            parent = winner.getparent()
-            if parent is None:
-                break
-            winner = parent
+        reached, position = climb(winner, keyed, needed)
         changed = False
         for block, key in selected:
-            if (block.score or 0.0) >= self.keep_score or is_under(key, winner):
+            if (block.score or 0.0) >= self.keep_score or position[key] <= reached:
                 continue
             block.is_content = False
             block.labels.add(L.OUTSIDE_MAIN_GROUP)

@@ -9,13 +9,21 @@ selected text are kept too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 
-__all__ = ["PARAGRAPH_TAGS", "AncestorGroupingFilter", "paragraph_of", "nth_ancestor", "is_under"]
+__all__ = [
+    "PARAGRAPH_TAGS",
+    "AncestorGroupingFilter",
+    "paragraph_of",
+    "nth_ancestor",
+    "is_under",
+    "climb",
+]
 
 #: Tags treated as paragraphs by the grouping (the paper's list).
 PARAGRAPH_TAGS: Final = frozenset(
@@ -76,37 +84,57 @@ class AncestorGroupingFilter:
         if len(group_text) < 2:
             return False
         winner = max(group_text, key=group_text.__getitem__)
-        if winner is not None and self.min_share > 0:
-            winner = self._widen(winner, selected, self.min_share * sum(group_text.values()))
         changed = False
+        if winner is None:  # blocks without elements won: only they stay
+            for block, key in selected:
+                if key is not None:
+                    block.is_content = False
+                    block.labels.add(L.OUTSIDE_MAIN_GROUP)
+                    changed = True
+            return changed
+        keyed = [(key, len(block.text)) for block, key in selected if key is not None]
+        reached, position = climb(winner, keyed, self.min_share * sum(group_text.values()))
         for block, key in selected:
-            if key is winner or (key is not None and winner is not None and is_under(key, winner)):
+            if key is not None and position[key] <= reached:
                 continue
             block.is_content = False
             block.labels.add(L.OUTSIDE_MAIN_GROUP)
             changed = True
         return changed
 
-    @staticmethod
-    def _widen(
-        winner: Element, selected: list[tuple[TextBlock, Element | None]], needed: float
-    ) -> Element:
-        """Climb from ``winner`` until its subtree holds ``needed`` characters of selected text."""
-        subtree_text: dict[Element, int] = {}
-        for block, key in selected:
-            if key is None:
-                continue
-            size = len(block.text)
-            subtree_text[key] = subtree_text.get(key, 0) + size
-            for ancestor in key.iterancestors():
-                subtree_text[ancestor] = subtree_text.get(ancestor, 0) + size
-        node = winner
-        while subtree_text.get(node, 0) < needed:
-            parent = node.getparent()
-            if parent is None:
+
+def climb(
+    start: Element, keyed: Sequence[tuple[Element, float]], needed: float
+) -> tuple[int, dict[Element, int]]:
+    """Climb from ``start`` to the first of it and its ancestors whose subtree holds ``needed``
+    of the mass of ``keyed`` (element, mass) pairs (the root when none does).
+
+    Returns how many steps up that is, and per key element how many steps up from ``start``
+    its nearest ancestor-or-self on that path is (the path's length when the key is not under
+    ``start``'s root): a key is under the reached element iff its value is at most the steps.
+    Masses are summed in the order of ``keyed``, per element of the path.
+    """
+    path = [start, *start.iterancestors()]
+    on_path = {node: steps for steps, node in enumerate(path)}
+    position: dict[Element, int] = {}
+    for key, _ in keyed:
+        if key in position:
+            continue
+        node: Element | None = key
+        steps = len(path)
+        while node is not None:
+            found = on_path.get(node)
+            if found is not None:
+                steps = found
                 break
-            node = parent
-        return node
+            node = node.getparent()
+        position[key] = steps
+    sums: list[float] = [0] * len(path)
+    for key, mass in keyed:
+        for steps in range(position[key], len(path)):
+            sums[steps] += mass
+    reached = next((steps for steps, total in enumerate(sums) if total >= needed), len(path) - 1)
+    return reached, position
 
 
 def is_under(element: Element, ancestor: Element) -> bool:

@@ -156,6 +156,9 @@ class TextDocument:
     title: str | None = None
     root: Element | None = None
     url: str | None = None
+    #: Values derived from ``title`` and ``root`` by pure functions, kept by those functions
+    #: with the inputs they were computed from (e.g. the headline, asked by several filters).
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def content_blocks(self) -> list[TextBlock]:
