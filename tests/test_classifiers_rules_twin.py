@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 
 import pytest
+from pure_python import assert_runs_in_pure_python
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.classifiers import rules
@@ -19,7 +18,7 @@ from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.model.document import TextBlock
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
+from scrapy_boilerplate.page.segmentation import segment
 
 try:
     from scrapy_boilerplate.classifiers import _rules  # noqa: F401
@@ -89,8 +88,4 @@ def test_every_shared_dataset_page(dataset: str) -> None:
 
 def test_the_environment_variable_selects_the_pure_python_code() -> None:
     code = "from scrapy_boilerplate.classifiers import rules\nassert not rules.ACCELERATED\n"
-    env = {**os.environ, PURE_PYTHON_ENV: "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    assert_runs_in_pure_python(code)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 from array import array
 
 import pytest
+from pure_python import assert_runs_in_pure_python
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate import BoilerplateError
@@ -23,7 +22,7 @@ from scrapy_boilerplate.features.structure import (
 )
 from scrapy_boilerplate.model.document import TextBlock
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
+from scrapy_boilerplate.page.segmentation import segment
 
 PAGE = b"""<html><body>
 <nav class="site-menu"><ul><li><a href="/">Home</a></li></ul></nav>
@@ -202,8 +201,4 @@ def test_twin_equals_pure_on_every_shared_dataset_page(dataset: str) -> None:
 
 def test_the_twin_is_off_in_pure_python_mode() -> None:
     code = "from scrapy_boilerplate.features import structure\nassert structure._nodes is None\n"
-    env = {**os.environ, PURE_PYTHON_ENV: "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    assert_runs_in_pure_python(code)
