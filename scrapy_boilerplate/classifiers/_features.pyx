@@ -16,7 +16,9 @@ shared dataset page).
 from array import array
 
 from cpython cimport array
-from libc.stdlib cimport free, malloc
+from cpython.object cimport PyObject
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free, malloc
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
@@ -87,19 +89,105 @@ cdef list _words(str lowered):
     return found
 
 
-cdef void _count_overlap(
-    list words, object body, object description, object headline, _Overlap* out
-):
-    cdef Py_ssize_t body_hits = 0, description_hits = 0, headline_hits = 0
-    for word in words:
-        if body is not None and word in body:
-            body_hits += 1
-        if description is not None and word in description:
-            description_hits += 1
-        if headline is not None and word in headline:
-            headline_hits += 1
-    out.words = len(words)
-    out.body, out.description, out.headline = body_hits, description_hits, headline_hits
+cdef struct _WordTable:
+    # open addressing over the distinct words of the page's declared texts; slot k holds a
+    # borrowed reference to a word of one of the (live) frozensets, or NULL
+    PyObject** words
+    uint64_t* hashes
+    int* groups  # bits: 1 = article body, 2 = description, 4 = headline
+    size_t mask
+
+
+cdef inline uint64_t _mix(uint64_t h, Py_UCS4 c) noexcept:
+    return (h ^ <uint64_t>c) * <uint64_t>0x100000001B3ULL
+
+
+cdef int _table_init(_WordTable* table, sets) except -1:
+    """Fill ``table`` (its arrays NULL) with the words of ``sets`` (frozensets or None, one
+    group bit each, in order); the caller frees it with :func:`_table_free`, also on error."""
+    cdef size_t capacity = 16, slot
+    cdef Py_ssize_t total = 0, k
+    cdef uint64_t h
+    cdef int bit
+    cdef str word
+    for words in sets:
+        if words is not None:
+            total += len(words)
+    while capacity < <size_t>(2 * total + 2):
+        capacity <<= 1
+    table.words = <PyObject**>calloc(capacity, sizeof(PyObject*))
+    table.hashes = <uint64_t*>malloc(capacity * sizeof(uint64_t))
+    table.groups = <int*>malloc(capacity * sizeof(int))
+    if table.words is NULL or table.hashes is NULL or table.groups is NULL:
+        raise MemoryError()
+    table.mask = capacity - 1
+    for bit, words in enumerate(sets):
+        if words is None:
+            continue
+        for word in words:
+            h = 0xCBF29CE484222325ULL
+            for k in range(len(word)):
+                h = _mix(h, word[k])
+            slot = h & table.mask
+            while table.words[slot] is not NULL and not (
+                table.hashes[slot] == h and <str>table.words[slot] == word
+            ):
+                slot = (slot + 1) & table.mask
+            if table.words[slot] is NULL:
+                table.words[slot] = <PyObject*>word
+                table.hashes[slot] = h
+                table.groups[slot] = 0
+            table.groups[slot] |= 1 << bit
+    return 0
+
+
+cdef void _table_free(_WordTable* table) noexcept:
+    free(table.words)
+    free(table.hashes)
+    free(table.groups)
+
+
+cdef int _groups_of(const _WordTable* table, str text, Py_ssize_t start, Py_ssize_t end):
+    """The groups holding the word ``text[start:end]`` (0 when none does)."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    cdef Py_ssize_t k
+    cdef size_t slot
+    cdef str word
+    for k in range(start, end):
+        h = _mix(h, text[k])
+    slot = h & table.mask
+    while table.words[slot] is not NULL:
+        if table.hashes[slot] == h:
+            word = <str>table.words[slot]
+            if len(word) == end - start:
+                for k in range(end - start):
+                    if word[k] != text[start + k]:
+                        break
+                else:
+                    return table.groups[slot]
+        slot = (slot + 1) & table.mask
+    return 0
+
+
+cdef void _count_overlap(const _WordTable* table, str lowered, _Overlap* out):
+    """The words of ``lowered`` (as :func:`_words` finds them) and how many are in each
+    group of ``table``."""
+    cdef Py_ssize_t i, start = -1, n = len(lowered), words = 0, body = 0, description = 0
+    cdef Py_ssize_t headline = 0
+    cdef int groups
+    for i in range(n + 1):
+        if i < n and _is_word(lowered[i]):
+            if start < 0:
+                start = i
+        elif start >= 0:
+            words += 1
+            groups = _groups_of(table, lowered, start, i)
+            if groups:
+                body += groups & 1
+                description += (groups >> 1) & 1
+                headline += (groups >> 2) & 1
+            start = -1
+    out.words, out.body, out.description, out.headline = words, body, description, headline
 
 
 cdef inline double _share(Py_ssize_t hits, Py_ssize_t words, bint present) noexcept:
@@ -122,6 +210,8 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
     cdef char* article = NULL
     cdef double* neighbour = NULL
     cdef _Overlap* overlaps = NULL
+    cdef _WordTable table
+    cdef str lowered
     cdef double* out
     cdef double* row
     cdef Py_UCS4 c
@@ -139,7 +229,9 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
     matrix = array("d")
     array.resize(matrix, n * width)
     out = matrix.data.as_doubles
+    table.words, table.hashes, table.groups = NULL, NULL, NULL
     try:
+        _table_init(&table, (body, description, headline))
         word_counts = <Py_ssize_t*>malloc(n * sizeof(Py_ssize_t))
         article = <char*>malloc(n)
         neighbour = <double*>malloc(n * 4 * sizeof(double))
@@ -163,15 +255,15 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
                 <double>block.num_wrapped_words / <double>lines if lines else 0.0
             )
             neighbour[4 * i + 3] = 1.0 if article[i] else 0.0
-            block_words = _words(block.text.lower())
-            _count_overlap(block_words, body, description, headline, &overlaps[i])
+            lowered = block.text.lower()
+            _count_overlap(&table, lowered, &overlaps[i])
             if (
                 title_index < 0
                 and headline_size
-                and block_words
-                and len(block_words) <= 3 * headline_size + 5
+                and overlaps[i].words
+                and overlaps[i].words <= 3 * headline_size + 5
                 and _share(overlaps[i].headline, overlaps[i].words, True) >= _MIN_TITLE_MATCH
-                and _covers_headline(block_words, headline)
+                and _covers_headline(_words(lowered), headline)
             ):
                 title_index = i
         for i in range(n):
@@ -242,6 +334,7 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
                 row[3] = max(-_NO_TITLE_OFFSET, min(_NO_TITLE_OFFSET, <double>(i - title_index)))
                 row[4] = 1.0 if i > title_index else 0.0
     finally:
+        _table_free(&table)
         free(word_counts)
         free(article)
         free(neighbour)
