@@ -1042,54 +1042,77 @@ cdef class _Ancestry:
     cdef _PointerMap slots  # node address -> row of ``distance``
     cdef double* distance  # per visited element, ``_N_BITS`` distances (capped at ``_FAR``)
     cdef Py_ssize_t size, capacity
+    cdef xmlNode** path  # scratch of ``nearest``: the elements not known yet, nearest first
+    cdef Py_ssize_t path_capacity
+    cdef list containers  # per tag index: its one-hot index among the container tags
+    cdef list parents  # per tag index: its one-hot index among the parent tags
 
     def __cinit__(self, cetree._Document doc):
         self.doc = doc
         self.tags = []
+        self.containers = []
+        self.parents = []
         self.size = self.capacity = 0
         self.distance = NULL
+        self.path = NULL
+        self.path_capacity = 0
         _map_init(&self.tag_of, 256)
         _map_init(&self.by_name, 64)
         _map_init(&self.slots, 256)
 
     def __dealloc__(self):
         free(self.distance)
+        free(self.path)
         _map_free(&self.tag_of)
         _map_free(&self.by_name)
         _map_free(&self.slots)
 
     cdef object tag(self, xmlNode* node):
         """``structure._tag`` of the element at ``node``."""
+        return self.tags[self.tag_index(node)]
+
+    cdef Py_ssize_t tag_index(self, xmlNode* node) except -1:
+        """The index of the element's tag in ``tags`` (and ``containers``, ``parents``)."""
         cdef Py_ssize_t found = _map_get(&self.tag_of, <size_t>node)
         if found >= 0:
-            return self.tags[found]
+            return found
         if node.ns is NULL:
             found = _map_get(&self.by_name, <size_t>node.name)
         if found < 0:
             found = len(self.tags)
-            self.tags.append(cetree.elementFactory(self.doc, node).tag)
+            tag = cetree.elementFactory(self.doc, node).tag
+            self.tags.append(tag)
+            self.containers.append(_CONTAINER_INDEX.get(tag, _N_CONTAINERS))
+            self.parents.append(_PARENT_INDEX.get(tag, _N_PARENTS))
             if node.ns is NULL:
                 _map_put(&self.by_name, <size_t>node.name, found)
         _map_put(&self.tag_of, <size_t>node, found)
-        return self.tags[found]
+        return found
 
     cdef const double* nearest(self, xmlNode* node) except NULL:
         """``structure._Tree.nearest`` of the element at ``node``: 0 for its own bits, else
         its parent's distance + 1, capped at ``_FAR`` (what walking up the tree finds)."""
-        cdef list path = []
         cdef xmlNode* up = node
-        cdef Py_ssize_t k, slot, parent_slot = -1, found, step
+        cdef Py_ssize_t k, slot, parent_slot = -1, found, step, length = 0
         cdef uint64_t bits
         cdef double* row
+        cdef xmlNode** grown
         while up is not NULL:  # the elements up to the first one already known
             found = _map_get(&self.slots, <size_t>up)
             if found >= 0:
                 parent_slot = found
                 break
-            path.append(<size_t>up)
+            if length == self.path_capacity:
+                self.path_capacity = 2 * self.path_capacity if self.path_capacity else 64
+                grown = <xmlNode**>realloc(self.path, self.path_capacity * sizeof(xmlNode*))
+                if grown is NULL:
+                    raise MemoryError()
+                self.path = grown
+            self.path[length] = up
+            length += 1
             up = _parent_element(up)
-        for step in range(len(path) - 1, -1, -1):  # the topmost first: its parent is known
-            up = <xmlNode*><size_t>path[step]
+        for step in range(length - 1, -1, -1):  # the topmost first: its parent is known
+            up = self.path[step]
             bits = <uint64_t>_bits_of(up, None, self.tag(up), self.doc)
             slot = self.add()
             row = self.distance + slot * _N_BITS
@@ -1211,10 +1234,10 @@ cdef bint _structure_fill(list blocks, selected, double* out, Py_ssize_t stride)
             page_words += words
             for k in range(levels):
                 chain_of[b * levels + k] = -1
-            element_object = block.element
-            if element_object is None:
+            elements = block.elements
+            if not elements:
                 continue
-            element = <cetree._Element?>element_object
+            element = <cetree._Element?>elements[0]
             node = element._c_node
             if node.type != XML_ELEMENT_NODE:
                 return False
@@ -1253,10 +1276,10 @@ cdef bint _structure_fill(list blocks, selected, double* out, Py_ssize_t stride)
             while chain_size < levels and chain_of[b * levels + chain_size] >= 0:
                 chain_size += 1
             node = node_at[chain_of[b * levels]]
-            values[_CONTAINER_INDEX.get(ancestry.tag(node), _N_CONTAINERS)] = 1.0
+            values[<Py_ssize_t>ancestry.containers[ancestry.tag_index(node)]] = 1.0
             if chain_size > 1:
-                tag = ancestry.tag(node_at[chain_of[b * levels + 1]])
-                values[_N_CONTAINERS + 1 + _PARENT_INDEX.get(tag, _N_PARENTS)] = 1.0
+                k = ancestry.tag_index(node_at[chain_of[b * levels + 1]])
+                values[_N_CONTAINERS + 1 + <Py_ssize_t>ancestry.parents[k]] = 1.0
             distances = ancestry.nearest(node)
             for k in range(_N_BITS):
                 values[start + k] = distances[k]
