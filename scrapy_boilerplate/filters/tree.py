@@ -84,18 +84,14 @@ class AncestorGroupingFilter:
         if len(group_text) < 2:
             return False
         winner = max(group_text, key=group_text.__getitem__)
+        inside: set[Element | None] = {None}  # blocks without elements won: only they stay
+        if winner is not None:
+            keyed = [(key, len(block.text)) for block, key in selected if key is not None]
+            reached, position = climb(winner, keyed, self.min_share * sum(group_text.values()))
+            inside = {key for key, steps in position.items() if steps <= reached}
         changed = False
-        if winner is None:  # blocks without elements won: only they stay
-            for block, key in selected:
-                if key is not None:
-                    block.is_content = False
-                    block.labels.add(L.OUTSIDE_MAIN_GROUP)
-                    changed = True
-            return changed
-        keyed = [(key, len(block.text)) for block, key in selected if key is not None]
-        reached, position = climb(winner, keyed, self.min_share * sum(group_text.values()))
         for block, key in selected:
-            if key is not None and position[key] <= reached:
+            if key in inside:
                 continue
             block.is_content = False
             block.labels.add(L.OUTSIDE_MAIN_GROUP)
