@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from array import array
 from importlib import resources
@@ -13,7 +14,7 @@ import pytest
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.classifiers import gbdt
+from scrapy_boilerplate.classifiers import gbdt, learned
 from scrapy_boilerplate.classifiers.features import feature_names, feature_rows
 from scrapy_boilerplate.classifiers.learned import SHIPPED_MODEL, load_block_model
 from scrapy_boilerplate.errors import BoilerplateError
@@ -113,3 +114,23 @@ def test_compiled_and_pure_scores_are_identical_on_every_shared_page(dataset: st
         assert pure == compiled, page.id
         checked += 1
     assert checked
+
+
+def test_a_page_of_too_many_blocks_keeps_the_rule_chain_decisions(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Above MAX_SCORED_BLOCKS the model does not score (memory): the rules decide, logged."""
+    paragraphs = "".join(
+        f"<p>Paragraph {i} of the long story tells what happened in the town that day.</p>"
+        for i in range(12)
+    )
+    html = f"<html><head><title>Story</title></head><body><h1>Story</h1>{paragraphs}</body></html>"
+    monkeypatch.setattr(learned, "MAX_SCORED_BLOCKS", 5)
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate.classifiers.learned"):
+        result = extract(html, extractor="article-learned")
+    rules = extract(html, extractor="article-rules")
+    assert "more than the 5 the block model scores" in caplog.text
+    assert all(block.score is None for block in result.blocks)
+    kept = [block.text for block in result.blocks if block.is_content]
+    assert len(kept) >= 10
+    assert kept == [b.text for b in rules.blocks if b.is_content and b.text != "Story"]

@@ -40,6 +40,7 @@ __all__ = [
     "feature_rows",
     "feature_matrix",
     "feature_matrix_pure",
+    "rule_decisions",
     "WINDOW_OFFSETS",
     "RULE_WINDOW",
     "ACCELERATED",
@@ -85,8 +86,10 @@ def feature_names() -> list[str]:
     ]
 
 
-def _rule_decisions(doc: TextDocument) -> list[list[bool]]:
-    """Per block, the ``article-rules`` decisions after each step, and the density tree's."""
+def rule_decisions(doc: TextDocument) -> list[list[bool]]:
+    """Run the ``article-rules`` chain over ``doc`` (its ``is_content`` ends as the chain's
+    decisions); per step, every block's decision: word-count tree, density tree, before the
+    end-of-text markers, grouped, final."""
     blocks = doc.blocks
     DENSITY_RULES(doc)
     density = [block.is_content for block in blocks]
@@ -152,7 +155,7 @@ def feature_rows(doc: TextDocument, headline: str | None) -> list[list[float]]:
     blocks = doc.blocks
     if not blocks:
         return []
-    decisions = _rule_decisions(doc)
+    decisions = rule_decisions(doc)
     structure = structure_features(blocks, decisions[-1])
     metadata = metadata_features(blocks, page_texts(doc.root, headline))
     return _rows(blocks, decisions, structure, metadata)
@@ -165,7 +168,7 @@ def feature_matrix(doc: TextDocument, headline: str | None) -> tuple[array[float
     blocks = doc.blocks
     if _features is None or not blocks:
         return feature_matrix_pure(doc, headline)
-    decisions = _rule_decisions(doc)
+    decisions = rule_decisions(doc)
     texts = page_texts(doc.root, headline)
     matrix: array[float] = _features.feature_matrix(blocks, decisions, _STRUCTURE_WIDTH, texts)
     structure_into(blocks, decisions[-1], matrix, _STRUCTURE_START, _WIDTH)

@@ -10,6 +10,7 @@ floats as the pure-Python reference).
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -17,10 +18,20 @@ from pathlib import Path
 from typing import Final
 
 from ..model.document import TextDocument
-from .features import feature_matrix, feature_names
+from .features import feature_matrix, feature_names, rule_decisions
 from .gbdt import TreeEnsemble, load_model, predict_proba
 
-__all__ = ["SHIPPED_MODEL", "LearnedBlockClassifier", "load_block_model", "HeadlineFinder"]
+__all__ = [
+    "SHIPPED_MODEL",
+    "MAX_SCORED_BLOCKS",
+    "LearnedBlockClassifier",
+    "load_block_model",
+    "HeadlineFinder",
+]
+
+logger = logging.getLogger(__name__)
+#: Most blocks of a page the model scores (the largest page of the shared datasets has 2,644).
+MAX_SCORED_BLOCKS: Final = 20_000
 
 #: File name of the shipped model inside ``scrapy_boilerplate/classifiers/models``.
 SHIPPED_MODEL: Final = "article-v1.json.gz"
@@ -56,6 +67,9 @@ class LearnedBlockClassifier:
     Computing the features runs the ``article-rules`` chain first (its decisions are features).
     When no block reaches the threshold (pages unlike any the model saw, such as a page of one
     paragraph), the rule chain's decisions stay: the page is not left empty by the model alone.
+    A page of more than :data:`MAX_SCORED_BLOCKS` blocks is not scored (its feature matrix
+    would take 1.4 KB a block): the rule chain decides it, blocks keep ``score = None``, and a
+    warning is logged.
     """
 
     model: TreeEnsemble
@@ -63,6 +77,16 @@ class LearnedBlockClassifier:
     threshold: float = 0.5
 
     def __call__(self, doc: TextDocument) -> bool:
+        if len(doc.blocks) > MAX_SCORED_BLOCKS:
+            logger.warning(
+                "%s: %d text blocks, more than the %d the block model scores; the rule chain's "
+                "decisions stand",
+                doc.url or "page",
+                len(doc.blocks),
+                MAX_SCORED_BLOCKS,
+            )
+            rule_decisions(doc)
+            return True
         matrix, n_rows = feature_matrix(doc, self.headline(doc))
         if not n_rows:
             return False

@@ -64,7 +64,8 @@ class ScoreGroupFilter:
     1 = its parent); the group with the most mass wins and is widened to its parent,
     grandparent ... until its subtree holds at least ``min_share`` (0-1) of the content mass.
     Content blocks outside that subtree lose ``is_content`` (label ``OUTSIDE_MAIN_GROUP``)
-    unless their score reaches ``keep_score``. Blocks without an element are left alone.
+    unless their score reaches ``keep_score``. Blocks without an element are left alone, and
+    so is a page without content mass (no scores, or no words).
     """
 
     depth: int = 1
@@ -82,7 +83,10 @@ class ScoreGroupFilter:
             group_mass[key] = group_mass.get(key, 0.0) + mass
         if len(group_mass) < 2:
             return False
-        needed = self.min_share * sum(group_mass.values())
+        total = sum(group_mass.values())
+        if not total:  # no score mass (blocks without scores or words): no region to find
+            return False
+        needed = self.min_share * total
         winner = max(group_mass, key=group_mass.__getitem__)
         reached, position = climb(winner, keyed, needed)
         changed = False
