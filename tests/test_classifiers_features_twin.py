@@ -8,12 +8,11 @@ sets it, so a broken build fails there instead of silently testing nothing).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
-from pure_python import assert_runs_in_pure_python
+from pure_python import assert_runs_in_pure_python, twin_or_skip
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.classifiers import features
@@ -23,12 +22,7 @@ from scrapy_boilerplate.extractors.title import find_title
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 
-try:
-    from scrapy_boilerplate.classifiers import _features  # noqa: F401
-except ImportError:
-    if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
-        raise
-    pytest.skip("the compiled _features is not built", allow_module_level=True)
+twin_or_skip("scrapy_boilerplate.classifiers._features")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 URL = "https://www.news.com/story/1"

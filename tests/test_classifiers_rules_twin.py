@@ -6,22 +6,16 @@ Skipped when the extension is not built, unless ``BOILERPLATE_REQUIRE_SPEEDUPS``
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
-from pure_python import assert_runs_in_pure_python
+from pure_python import assert_runs_in_pure_python, twin_or_skip
 from shared_datasets import TWIN_DATASETS, segmented_pages
 
 from scrapy_boilerplate.classifiers import rules
 from scrapy_boilerplate.model.document import TextBlock
 
-try:
-    from scrapy_boilerplate.classifiers import _rules  # noqa: F401
-except ImportError:
-    if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
-        raise
-    pytest.skip("the compiled _rules is not built", allow_module_level=True)
+twin_or_skip("scrapy_boilerplate.classifiers._rules")
 
 TWINNED = [rules.density_rule, rules.num_words_rule]
 

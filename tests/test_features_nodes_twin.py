@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from pure_python import twin_or_skip
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.classifiers.template import (
@@ -39,12 +40,7 @@ from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV
 
-try:
-    from scrapy_boilerplate.features import _nodes
-except ImportError:
-    if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
-        raise
-    pytest.skip("the compiled _nodes is not built", allow_module_level=True)
+_nodes = twin_or_skip("scrapy_boilerplate.features._nodes")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 URL = "https://www.news.com/story/1"

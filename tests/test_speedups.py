@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from lxml import etree
+from pure_python import twin_or_skip
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate import extract
@@ -24,12 +25,7 @@ from scrapy_boilerplate.model.document import TextBlock
 from scrapy_boilerplate.page import segmentation, tags, tokens
 from scrapy_boilerplate.page.parsing import parse_html
 
-try:
-    from scrapy_boilerplate.page import _speedups
-except ImportError:
-    if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
-        raise
-    pytest.skip("the compiled speedups are not built", allow_module_level=True)
+_speedups = twin_or_skip("scrapy_boilerplate.page._speedups")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 Walk = tuple[str | None, list[Any], list[tokens.WordStats]]

@@ -202,7 +202,7 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
     """The values of ``features.feature_matrix_pure`` for ``blocks`` (non-empty), given the
     rule chain's five decision lists and the page's ``PageTexts``, except the ``n_structure``
     structure values of each row, left for the caller to write."""
-    cdef Py_ssize_t n = len(blocks), width, i, j, k, other, index
+    cdef Py_ssize_t n = len(blocks), width, i, j, k, other
     cdef Py_ssize_t page_words = 0, page_linked = 0, selected = 0, total, kept, low, high
     cdef Py_ssize_t words, linked, chars, digits, bars, commas, stops, title_index = -1
     cdef Py_ssize_t headline_size = 0
@@ -216,7 +216,6 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
     cdef double* row
     cdef Py_UCS4 c
     cdef str text
-    cdef list rows_words
     cdef array.array matrix
     if not _loaded:
         _load()

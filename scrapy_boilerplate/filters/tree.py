@@ -21,7 +21,6 @@ __all__ = [
     "AncestorGroupingFilter",
     "paragraph_of",
     "nth_ancestor",
-    "is_under",
     "climb",
 ]
 
@@ -131,8 +130,3 @@ def climb(
             sums[steps] += mass
     reached = next((steps for steps, total in enumerate(sums) if total >= needed), len(path) - 1)
     return reached, position
-
-
-def is_under(element: Element, ancestor: Element) -> bool:
-    """True if ``ancestor`` is ``element`` or one of its ancestors."""
-    return element is ancestor or any(node is ancestor for node in element.iterancestors())
