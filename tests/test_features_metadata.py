@@ -10,6 +10,7 @@ from scrapy_boilerplate.features.metadata import (
     page_texts,
     word_set,
 )
+from scrapy_boilerplate.page.declarations import declarations
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 
@@ -23,7 +24,7 @@ PAGE = b"""<html><head>
 
 def features() -> dict[str, dict[str, float]]:
     doc = segment(parse_html(PAGE))
-    rows = metadata_features(doc.blocks, page_texts(doc.root, "Floods in the valley"))
+    rows = metadata_features(doc.blocks, page_texts(declarations(doc.root), "Floods in the valley"))
     return {
         b.text: dict(zip(METADATA_FEATURES, r, strict=True))
         for b, r in zip(doc.blocks, rows, strict=True)
@@ -55,7 +56,7 @@ def test_title_block_offsets() -> None:
 
 def test_absent_texts_are_marked() -> None:
     doc = segment(parse_html(b"<html><body><p>Plain page text.</p></body></html>"))
-    (row,) = metadata_features(doc.blocks, page_texts(doc.root, None))
+    (row,) = metadata_features(doc.blocks, page_texts(declarations(doc.root), None))
     assert row[:2] == [-1.0, -1.0]
     assert row[METADATA_FEATURES.index("title_block_offset")] == NO_TITLE_OFFSET
 
@@ -65,4 +66,9 @@ def test_broken_json_ld_is_skipped() -> None:
         b'<html><head><script type="application/ld+json">{"articleBody": </script></head>'
         b"<body><p>x</p></body></html>"
     )
-    assert page_texts(root, None).article_body is None
+    assert page_texts(declarations(root), None).article_body is None
+
+
+def test_a_document_without_a_tree_has_only_its_headline() -> None:
+    texts = page_texts(None, "Floods")
+    assert (texts.article_body, texts.description, texts.headline) == (None, None, {"floods"})

@@ -32,6 +32,7 @@ from ..filters.heuristics import IgnoreBlocksAfterContentFilter, TerminatingBloc
 from ..filters.tree import AncestorGroupingFilter
 from ..model import labels as L
 from ..model.document import TextBlock, TextDocument
+from ..page.declarations import document_declarations
 from ..page.segmentation import compiled_twin
 from .rules import DENSITY_RULES, NUM_WORDS_RULES
 
@@ -157,7 +158,7 @@ def feature_rows(doc: TextDocument, headline: str | None) -> list[list[float]]:
         return []
     decisions = rule_decisions(doc)
     structure = structure_features(blocks, decisions[-1])
-    metadata = metadata_features(blocks, page_texts(doc.root, headline))
+    metadata = metadata_features(blocks, page_texts(document_declarations(doc), headline))
     return _rows(blocks, decisions, structure, metadata)
 
 
@@ -169,7 +170,7 @@ def feature_matrix(doc: TextDocument, headline: str | None) -> tuple[array[float
     if _features is None or not blocks:
         return feature_matrix_pure(doc, headline)
     decisions = rule_decisions(doc)
-    texts = page_texts(doc.root, headline)
+    texts = page_texts(document_declarations(doc), headline)
     matrix: array[float] = _features.feature_matrix(blocks, decisions, _STRUCTURE_WIDTH, texts)
     structure_into(blocks, decisions[-1], matrix, _STRUCTURE_START, _WIDTH)
     return matrix, len(blocks)

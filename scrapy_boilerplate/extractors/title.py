@@ -14,6 +14,7 @@ import re
 from lxml import etree
 
 from ..model.document import Element, TextDocument
+from ..page.declarations import Declarations, document_declarations
 
 __all__ = ["find_title", "strip_site_name"]
 
@@ -48,9 +49,9 @@ def _overlap(candidate: str, title: str) -> float:
     return len(words & _words(title)) / len(words) if words else 0.0
 
 
-_META_CONDITION = "[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
-_META_TITLES = etree.XPath("//meta" + _META_CONDITION)
-_META_TITLES_BELOW = etree.XPath("descendant::meta" + _META_CONDITION)
+# <meta> tags that hold a title: by property, by name.
+_META_TITLE_PROPERTIES = frozenset({"og:title"})
+_META_TITLE_NAMES = frozenset({"og:title", "twitter:title"})
 _TEXT = etree.XPath("string()")
 
 
@@ -62,12 +63,15 @@ def _first_text(values: object) -> str | None:
     return None
 
 
-def _meta_title(root: Element) -> str | None:
-    """The first non-empty ``og:title``/``twitter:title``; ``<head>`` is searched first (the
-    same answer, without walking a large body)."""
+def _meta_title(root: Element, declared: Declarations) -> str | None:
+    """The first non-empty ``og:title``/``twitter:title``, the ones inside ``<head>`` first."""
     head = root.find("head")
-    found = _first_text(_META_TITLES_BELOW(head)) if head is not None else None
-    return found if found is not None else _first_text(_META_TITLES(root))
+    found = None
+    if head is not None:
+        found = _first_text(declared.meta_contents(_META_TITLE_PROPERTIES, _META_TITLE_NAMES, head))
+    if found is None:
+        found = _first_text(declared.meta_contents(_META_TITLE_PROPERTIES, _META_TITLE_NAMES))
+    return found
 
 
 def find_title(doc: TextDocument) -> str | None:
@@ -87,10 +91,11 @@ def find_title(doc: TextDocument) -> str | None:
 def _find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
     headings: list[str] = []
-    if doc.root is not None:
-        headings = [_normalise(str(_TEXT(h))) for h in doc.root.iter("h1")]
+    declared = document_declarations(doc)
+    if doc.root is not None and declared is not None:
+        headings = [_normalise(str(_TEXT(h))) for h in declared.headings]
         headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
-        meta = _meta_title(doc.root)
+        meta = _meta_title(doc.root, declared)
         if meta:
             headings.append(strip_site_name(meta) if title else meta)
     if title:

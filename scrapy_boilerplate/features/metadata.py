@@ -13,9 +13,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from lxml import etree
-
-from ..model.document import Element, TextBlock
+from ..model.document import TextBlock
+from ..page.declarations import Declarations
 
 __all__ = [
     "METADATA_FEATURES",
@@ -36,10 +35,9 @@ METADATA_FEATURES: Final = (
     "after_title",
 )
 _WORD: Final = re.compile(r"\w+")
-_JSON_LD: Final = etree.XPath("//script[@type='application/ld+json']")
-_DESCRIPTION: Final = etree.XPath(
-    "//meta[@property='og:description' or @name='description' or @name='og:description']/@content"
-)
+# <meta> tags that hold a description: by property, by name.
+_DESCRIPTION_PROPERTIES: Final = frozenset({"og:description"})
+_DESCRIPTION_NAMES: Final = frozenset({"description", "og:description"})
 #: Longest JSON-LD script read (characters); bigger ones are skipped.
 MAX_JSON_LD_CHARS: Final = 2_000_000
 #: The offset feature when the page has no title block (and the cap of offsets).
@@ -92,18 +90,9 @@ def _json_values(data: Any, key: str) -> Iterator[str]:
             stack.extend(item)
 
 
-def _elements(found: object) -> list[Element]:
-    """The elements of an XPath result."""
-    return (
-        [item for item in found if isinstance(item, etree._Element)]
-        if isinstance(found, list)
-        else []
-    )
-
-
-def _article_body(root: Element) -> str:
+def _article_body(declared: Declarations) -> str:
     bodies: list[str] = []
-    for script in _elements(_JSON_LD(root)):
+    for script in declared.json_ld:
         raw = script.text or ""
         if "articleBody" not in raw or len(raw) > MAX_JSON_LD_CHARS:
             continue
@@ -115,14 +104,13 @@ def _article_body(root: Element) -> str:
     return " ".join(bodies)
 
 
-def page_texts(root: Element | None, headline: str | None) -> PageTexts:
-    """Read the page's declared texts (None for each one the page lacks)."""
-    if root is None:
+def page_texts(declared: Declarations | None, headline: str | None) -> PageTexts:
+    """Read the page's declared texts (None for each one the page lacks; ``declared`` is None
+    for a document without a tree)."""
+    if declared is None:
         return PageTexts(None, None, word_set(headline) if headline else None)
-    body = _article_body(root)
-    found = _DESCRIPTION(root)
-    descriptions = [str(value) for value in found] if isinstance(found, list) else []
-    description = " ".join(descriptions)
+    body = _article_body(declared)
+    description = " ".join(declared.meta_contents(_DESCRIPTION_PROPERTIES, _DESCRIPTION_NAMES))
     return PageTexts(
         word_set(body) or None,
         word_set(description) or None,

@@ -1,0 +1,82 @@
+"""What a page declares about itself, found in one walk of its tree.
+
+The headline finder and the learned scorer's metadata features read a page's ``<h1>`` headings,
+its ``<meta>`` tags and its JSON-LD scripts. Each used to walk the whole tree for its own
+elements (an XPath ``//meta[…]`` costs about as much as a walk); :func:`declarations` collects
+all three in one ``iter`` over the tree, in document order, and
+:func:`document_declarations` keeps the answer with the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Final
+
+from ..model.document import Element, TextDocument
+
+__all__ = ["Declarations", "declarations", "document_declarations"]
+
+#: ``type`` of the ``<script>`` elements that hold JSON-LD.
+JSON_LD_TYPE: Final = "application/ld+json"
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """A page's ``<h1>`` elements, ``<meta>`` elements and JSON-LD ``<script>`` elements, each
+    in document order."""
+
+    headings: tuple[Element, ...]
+    meta: tuple[Element, ...]
+    json_ld: tuple[Element, ...]
+
+    def meta_contents(
+        self,
+        properties: Collection[str] = (),
+        names: Collection[str] = (),
+        within: Element | None = None,
+    ) -> list[str]:
+        """The ``content`` of every ``<meta>`` (that has one) whose ``property`` is one of
+        ``properties`` or whose ``name`` is one of ``names``, in document order; only those
+        inside ``within`` when it is given. Values are compared exactly, as XPath's ``=``."""
+        contents = []
+        for meta in self.meta:
+            content = meta.get("content")
+            if content is None:
+                continue
+            if meta.get("property") not in properties and meta.get("name") not in names:
+                continue
+            if within is not None and not any(a is within for a in meta.iterancestors()):
+                continue
+            contents.append(content)
+        return contents
+
+
+def declarations(root: Element) -> Declarations:
+    """The :class:`Declarations` of the tree under ``root`` (``root`` itself included)."""
+    headings: list[Element] = []
+    meta: list[Element] = []
+    json_ld: list[Element] = []
+    for element in root.iter("h1", "meta", "script"):
+        tag = element.tag
+        if tag == "meta":
+            meta.append(element)
+        elif tag == "h1":
+            headings.append(element)
+        elif element.get("type") == JSON_LD_TYPE:
+            json_ld.append(element)
+    return Declarations(tuple(headings), tuple(meta), tuple(json_ld))
+
+
+def document_declarations(doc: TextDocument) -> Declarations | None:
+    """The :class:`Declarations` of ``doc.root`` (None without a tree), computed once per
+    document (kept in ``doc.memo`` with the root it came from)."""
+    if doc.root is None:
+        return None
+    memo = doc.memo.get("declarations")
+    if memo is not None and memo[0] is doc.root:
+        found: Declarations = memo[1]
+        return found
+    found = declarations(doc.root)
+    doc.memo["declarations"] = (doc.root, found)
+    return found

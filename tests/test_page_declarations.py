@@ -1,0 +1,58 @@
+"""The one walk for a page's headings, meta tags and JSON-LD scripts."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from scrapy_boilerplate.model.document import TextDocument
+from scrapy_boilerplate.page.declarations import declarations, document_declarations
+from scrapy_boilerplate.page.parsing import parse_html
+
+PAGE = b"""<html><head>
+<meta name="description" content="In the head">
+<meta property="og:title" content="">
+<meta name="twitter:title">
+<script type="application/ld+json">{"articleBody": "a"}</script>
+<script type="text/javascript">var x;</script>
+</head><body><h1>First</h1>
+<div><meta name="description" content="In the body"><h1>Second</h1></div>
+<script type="application/ld+json">{"name": "b"}</script>
+<script type="APPLICATION/LD+JSON">{"name": "c"}</script>
+</body></html>"""
+
+
+def test_elements_are_found_in_document_order() -> None:
+    found = declarations(parse_html(PAGE))
+    assert [h.text for h in found.headings] == ["First", "Second"]
+    assert [m.get("content") for m in found.meta] == ["In the head", "", None, "In the body"]
+    # the type is compared exactly, as the XPath @type='application/ld+json' did
+    assert [s.text for s in found.json_ld] == ['{"articleBody": "a"}', '{"name": "b"}']
+
+
+def test_meta_contents_match_by_property_or_name_and_skip_tags_without_content() -> None:
+    root = parse_html(PAGE)
+    found = declarations(root)
+    assert found.meta_contents(names={"description"}) == ["In the head", "In the body"]
+    assert found.meta_contents({"og:title"}, {"twitter:title"}) == [""]
+    assert found.meta_contents(names={"description"}, within=root.find("head")) == ["In the head"]
+    assert found.meta_contents(names={"description"}, within=root.find("body")) == ["In the body"]
+
+
+def test_same_answers_as_the_xpath_queries_they_replace() -> None:
+    root = parse_html(PAGE)
+    found = declarations(root)
+    xpath = "//meta[@property='og:title' or @name='description']/@content"
+    assert found.meta_contents({"og:title"}, {"description"}) == [str(v) for v in root.xpath(xpath)]
+    assert list(found.json_ld) == root.xpath("//script[@type='application/ld+json']")
+    assert list(found.headings) == root.xpath("//h1")
+
+
+def test_document_declarations_are_computed_once_per_root() -> None:
+    doc = TextDocument([], root=parse_html(PAGE))
+    first = document_declarations(doc)
+    assert first is not None and document_declarations(doc) is first
+    doc.root = etree.fromstring("<html><body><h1>Other</h1></body></html>")
+    other = document_declarations(doc)
+    assert other is not first and other is not None
+    assert [h.text for h in other.headings] == ["Other"]
+    assert document_declarations(TextDocument([])) is None
