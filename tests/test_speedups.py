@@ -166,6 +166,52 @@ def test_word_stats_of_random_buffers(seed: int) -> None:
         ), buffers
 
 
+# Pieces of words that hold spaces (NBSP, figure space, NEL, tab): their wrap is laid out as
+# the reference's regex cuts lines, not by arithmetic; long runs around 80 columns included.
+SPACED_PIECES = (
+    "w",
+    "ab",
+    "\u00a0",
+    "\u2007",
+    "\u0085",
+    "\t",
+    " ",
+    "x" * 30,
+    "y" * 85,
+    "\u00a0z",
+    "\u00e9",
+    "-",
+    "\u00a9",
+    "\u4e2d",
+    f"{tokens.LINK_START} ",
+    f"{tokens.LINK_END} ",
+)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_word_stats_of_words_holding_spaces(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(1000):
+        buffer = "".join(rng.choice(SPACED_PIECES) for _ in range(rng.randint(1, 60)))
+        in_link = rng.random() < 0.3
+        assert _speedups.block_word_stats([buffer], in_link) == tokens.block_word_stats(
+            [buffer], in_link
+        ), buffer
+
+
+@pytest.mark.parametrize(
+    "buffer",
+    [
+        "\u00a0" + "w" * 85,  # a long word starting with a space: no line can start there
+        "a\u00a0" + "w" * 90 + " tail",  # a space inside a word longer than the line
+        " ".join(["ab\u00a0cd"] * 30),  # many short spaced words
+        "w" * 79 + "\u00a0 x",  # a line ending just before the space
+    ],
+)
+def test_word_stats_of_spaced_words_at_the_wrap_edges(buffer: str) -> None:
+    assert _speedups.block_word_stats([buffer]) == tokens.block_word_stats([buffer])
+
+
 @pytest.mark.parametrize("words", [[5] * 16, [80], [81], [81, 3], [3, 81], [40, 39], [40, 40]])
 def test_word_stats_at_the_wrap_edges(words: list[int]) -> None:
     buffer = " ".join("w" * length for length in words)

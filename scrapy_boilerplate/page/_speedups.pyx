@@ -15,6 +15,7 @@ from lxml.includes.tree cimport (
     xmlNode,
 )
 from libc.string cimport strcmp, strlen
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from ._libxml cimport has_attribute as _has_attribute
@@ -29,7 +30,7 @@ from .javacompat import JAVA_WHITESPACE
 from ..model.labels import HIDDEN
 from .tags import LABELS_BY_TAG, head_title, is_hidden
 from .tokens import LINK_END, LINK_START, PAIRED_SCRIPT_LETTERS, PAIRED_SCRIPT_MARKS, WRAP_COLUMNS
-from .tokens import WordStats, block_stats, space_tokens, strip_markers, unmark
+from .tokens import WordStats, strip_markers, unmark
 
 # -- tag classes (the tables of tags.py, checked against them by the tests) -----------------
 
@@ -665,10 +666,14 @@ cdef struct _Counts:
     bint in_link_after
 
 
-cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
-    """``tokens.block_stats`` of one marked buffer into ``out``; False (``out`` untouched) when
-    a word holds a non-separator space, which the reference path lays out."""
-    cdef Py_ssize_t n = len(text), i = 0, end, marks
+cdef bint _stats(str text, bint in_link, _Counts* out, Py_ssize_t* spans) except -1:
+    """``tokens.block_stats`` of one marked buffer into ``out``.
+
+    Without ``spans`` (NULL), False (``out`` untouched) when a word holds a non-separator space
+    (NBSP and the like): the 80-column wrap of such words is not plain arithmetic. With
+    ``spans`` (room for two offsets per character of ``text``), each word's start and end are
+    recorded there and the wrap is laid out by :func:`_wrap_spaced`, as the reference does."""
+    cdef Py_ssize_t n = len(text), i = 0, end, marks, run_start = 0
     cdef Py_ssize_t break_1 = -1, break_2 = -1
     cdef Py_UCS4 c
     cdef int kind, previous = C_SEPARATOR
@@ -710,7 +715,10 @@ cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
         if (kind == C_SEPARATOR or kind == C_MARK_START or kind == C_MARK_END
                 or i == break_1 or i == break_2 or pair_break):
             if run_alnum:  # the token ending here is a word
-                if run_space:
+                if spans != NULL:
+                    spans[2 * words] = run_start
+                    spans[2 * words + 1] = i
+                elif run_space:
                     return False
                 words += 1
                 word_chars += run_length
@@ -732,6 +740,8 @@ cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
             elif kind == C_MARK_END:
                 in_link = False
         if kind != C_SEPARATOR and kind != C_MARK_START and kind != C_MARK_END:
+            if run_length == 0:
+                run_start = i
             run_length += 1
             if not run_alnum and _is_alnum(c):
                 run_alnum = True
@@ -745,6 +755,9 @@ cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
         return True
     if word_chars + words - 1 <= WRAP_COLUMNS:
         return True
+    if spans != NULL:
+        _wrap_spaced(text, spans, words, first_length, out)
+        return True
     wrapped_lines = lines - 1 + (first_length > WRAP_COLUMNS)
     if wrapped_lines == 0 or words == line_words:
         return True
@@ -752,13 +765,78 @@ cdef bint _stats(str text, bint in_link, _Counts* out) except -1:
     return True
 
 
+cdef enum:
+    W_TEXT = 0  # \S
+    W_SPACE = 1  # \s other than the ASCII space
+    W_BREAK = 2  # the ASCII space that joins two words
+
+
+cdef int _wrap_spaced(str text, Py_ssize_t* spans, Py_ssize_t count, Py_ssize_t first_length,
+                      _Counts* out) except -1:
+    """``tokens._wrap`` of the ``count`` words at ``spans`` of ``text``, for words that may hold
+    spaces: the words joined by single spaces and cut into lines as
+    ``_WRAPPED_LINE.findall`` cuts them (``\\S{81,}|\\S.{0,79}(?= |$)``, left to right)."""
+    cdef Py_ssize_t length = count - 1, w, k, p, q, run, last_start = 0, last_end = 0
+    cdef Py_ssize_t lines = 0, on_last_line, wraps
+    for w in range(count):
+        length += spans[2 * w + 1] - spans[2 * w]
+    cdef unsigned char* kinds = <unsigned char*>PyMem_Malloc(length + 1)
+    if kinds == NULL:
+        raise MemoryError()
+    try:
+        p = 0
+        for w in range(count):
+            if w:
+                kinds[p] = W_BREAK
+                p += 1
+            for k in range(spans[2 * w], spans[2 * w + 1]):
+                kinds[p] = W_SPACE if Py_UNICODE_ISSPACE(text[k]) else W_TEXT
+                p += 1
+        p = 0
+        while p < length:
+            if kinds[p] != W_TEXT:  # neither alternative can start here
+                p += 1
+                continue
+            run = 1
+            while p + run < length and kinds[p + run] == W_TEXT:
+                run += 1
+            if run > WRAP_COLUMNS:  # \S{81,}, greedy
+                q = p + run
+            else:  # \S.{0,79} backing off to the last place followed by " " or the end
+                q = min(p + WRAP_COLUMNS, length)
+                while q > p and q < length and kinds[q] != W_BREAK:
+                    q -= 1
+                if q == p:  # no match here
+                    p += 1
+                    continue
+            lines += 1
+            last_start, last_end = p, q
+            p = q
+        on_last_line = 1
+        for k in range(last_start, last_end):
+            on_last_line += kinds[k] == W_BREAK
+    finally:
+        PyMem_Free(kinds)
+    wraps = lines - 1 + (first_length > WRAP_COLUMNS)
+    if wraps == 0 or count == on_last_line:
+        out.wrapped_words, out.wrapped_lines = count, 1
+    else:
+        out.wrapped_words, out.wrapped_lines = count - on_last_line, wraps
+    return 0
+
+
 cdef int _counts_of(str buffer, bint in_link, _Counts* out) except -1:
-    """``_stats``, or the reference path for a buffer it leaves to it."""
-    if not _stats(buffer, in_link, out):  # a word holding NBSP or the like
-        stats = block_stats(space_tokens(buffer), in_link)
-        out.words, out.linked, out.word_chars = stats.words, stats.linked_words, stats.word_chars
-        out.wrapped_words, out.wrapped_lines = stats.wrapped_words, stats.wrapped_lines
-        out.in_link_after = stats.in_link_after
+    """``_stats``; for a buffer whose words hold spaces, again with their spans recorded."""
+    cdef Py_ssize_t* spans
+    if _stats(buffer, in_link, out, NULL):
+        return 0
+    spans = <Py_ssize_t*>PyMem_Malloc((2 * len(buffer) + 2) * sizeof(Py_ssize_t))
+    if spans == NULL:
+        raise MemoryError()
+    try:
+        _stats(buffer, in_link, out, spans)
+    finally:
+        PyMem_Free(spans)
     return 0
 
 
