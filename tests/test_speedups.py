@@ -212,6 +212,15 @@ def test_word_stats_of_spaced_words_at_the_wrap_edges(buffer: str) -> None:
     assert _speedups.block_word_stats([buffer]) == tokens.block_word_stats([buffer])
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_marker_stripping_of_random_buffers(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = (tokens.LINK_START, tokens.LINK_END, " ", "  ", "a", "\u00e9", "\u4e2d", "\U0001f600")
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert _speedups.strip_markers(text) == tokens.strip_markers(text), text
+
+
 @pytest.mark.parametrize("words", [[5] * 16, [80], [81], [81, 3], [3, 81], [40, 39], [40, 40]])
 def test_word_stats_at_the_wrap_edges(words: list[int]) -> None:
     buffer = " ".join("w" * length for length in words)

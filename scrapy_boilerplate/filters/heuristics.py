@@ -83,16 +83,6 @@ _TITLE_PUNCTUATION: Final = re.compile(r"[?!.\-:]+")
 MIN_TITLE_PART_WORDS: Final = 4
 
 
-# All the indicators in one pattern: a prefix, digits and a suffix, the exact sentence, or a
-# substring anywhere.
-_END_OF_TEXT: Final = re.compile(
-    "^(?:"
-    + "|".join(map(re.escape, _END_PREFIXES))
-    + f"|{_END_AFTER_NUMBER.pattern}|{re.escape(_END_EQUALS)}\\Z)|"
-    + "|".join(map(re.escape, _END_SUBSTRINGS))
-)
-
-
 def java_trim(text: str) -> str:
     """Strip characters <= U+0020 from both ends (Java ``String.trim``; NBSP is kept)."""
     return text.strip(_JAVA_TRIM_CHARS)
@@ -116,7 +106,13 @@ def full_text_words(block: TextBlock) -> int:
 def _indicates_end_of_text(block: TextBlock, version: Version) -> bool:
     text = java_trim(block.text)
     if len(text) >= MIN_TERMINATING_TEXT_CHARS:
-        return _END_OF_TEXT.search(text.lower()) is not None
+        lowered = text.lower()
+        return (
+            lowered.startswith(_END_PREFIXES)
+            or _END_AFTER_NUMBER.match(lowered) is not None
+            or lowered == _END_EQUALS
+            or any(indicator in lowered for indicator in _END_SUBSTRINGS)
+        )
     return version == "1.3" and block.link_density == 1.0 and text == "Comment"
 
 

@@ -90,6 +90,12 @@ class KeepCommentsFilter:
         return changed
 
 
+def _first_word(text: str) -> str:
+    """The case-folded first whitespace-separated word of ``text`` ("" without words)."""
+    words = text.split(None, 1)
+    return words[0].casefold() if words else ""
+
+
 @dataclass(frozen=True)
 class DropHeadlineFilter:
     """Content blocks whose text is the headline (``headline(doc)``, compared with whitespace
@@ -102,9 +108,13 @@ class DropHeadlineFilter:
         if not headline:
             return False
         wanted = " ".join(headline.split()).casefold()
+        first_word = (wanted.split(" ", 1) or [""])[0]
         changed = False
         for block in doc.blocks:
-            if block.is_content and " ".join(block.text.split()).casefold() == wanted:
+            # The first word decides most blocks without normalising all their text.
+            if not block.is_content or _first_word(block.text) != first_word:
+                continue
+            if " ".join(block.text.split()).casefold() == wanted:
                 block.is_content = False
                 changed = True
         return changed

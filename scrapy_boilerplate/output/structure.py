@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urljoin
 
+from lxml import etree
+
 from ..model import labels as L
 from ..model.document import Element, TextBlock
 from .inline import PHRASING_TAGS, Span, Styled, Text, inline_spans, plain_text, visible_text
@@ -130,6 +132,7 @@ _CELL_BLOCKERS: Final = frozenset(
      "header", "footer", "nav", "aside", "main", "figure", "iframe", *_HEADING_LEVELS}
 )  # fmt: skip
 _CELLS: Final = ("td", "th")
+_STRING_VALUE: Final = etree.XPath("string()")
 _LANGUAGE_CLASS = re.compile(r"\b(?:language|lang)-([\w+#.-]+)")
 _BULLET = re.compile(r"^[•·▪‣◦●○■□►▸–—*+-]\s*")
 _VICTOR_PRIORITY: Final = (
@@ -190,7 +193,7 @@ def is_data_table(table: Element) -> bool:
             return False
         if tag == "tr":
             widest = max(widest, sum(1 for cell in element if cell.tag in _CELLS))
-        elif tag in _CELLS and len(str(element.xpath("string()")).split()) > MAX_CELL_WORDS:
+        elif tag in _CELLS and len(str(_STRING_VALUE(element)).split()) > MAX_CELL_WORDS:
             return False
     return widest >= 2
 

@@ -18,6 +18,10 @@ from libc.string cimport strcmp, strlen
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
+cdef extern from "Python.h":
+    int PyUnicode_4BYTE_KIND
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+
 from ._libxml cimport has_attribute as _has_attribute
 from ._libxml cimport may_hide as _may_hide
 from ._libxml cimport text_node_or_skip as _text_node_or_skip
@@ -30,7 +34,7 @@ from .javacompat import JAVA_WHITESPACE
 from ..model.labels import HIDDEN
 from .tags import LABELS_BY_TAG, head_title, is_hidden
 from .tokens import LINK_END, LINK_START, PAIRED_SCRIPT_LETTERS, PAIRED_SCRIPT_MARKS, WRAP_COLUMNS
-from .tokens import WordStats, strip_markers, unmark
+from .tokens import WordStats, unmark
 
 # -- tag classes (the tables of tags.py, checked against them by the tests) -----------------
 
@@ -215,6 +219,33 @@ cdef inline str _unmarked(str text):
     if LINK_START in text or LINK_END in text:
         return unmark(text)
     return text
+
+
+cdef str _strip_markers(str text):
+    """``tokens.strip_markers``: each link marker goes, with the one space after it."""
+    cdef Py_ssize_t n = len(text), i = 0, j = 0
+    cdef Py_UCS4 c
+    cdef Py_UCS4* kept = <Py_UCS4*>PyMem_Malloc((n + 1) * sizeof(Py_UCS4))
+    if kept == NULL:
+        raise MemoryError()
+    try:
+        while i < n:
+            c = text[i]
+            i += 1
+            if c == _START or c == _END:
+                if i < n and text[i] == u" ":
+                    i += 1
+                continue
+            kept[j] = c
+            j += 1
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, kept, j)
+    finally:
+        PyMem_Free(kept)
+
+
+def strip_markers(str text):
+    """``tokens.strip_markers`` (the compiled twin the walk uses)."""
+    return _strip_markers(text)
 
 
 cdef class _Text:
@@ -519,7 +550,7 @@ cdef class _Walker:
         cdef list parts = self.parts
         if not self.in_body:
             if self.last_start_is_title:
-                title = strip_markers("".join(parts)).strip()
+                title = _strip_markers("".join(parts)).strip()
                 if title:
                     self.title = title
             parts.clear()
@@ -537,7 +568,7 @@ cdef class _Walker:
             parts.clear()
             self.has_markers = False
             return 0
-        text = (strip_markers(buffer) if self.has_markers else buffer).strip(" ")
+        text = (_strip_markers(buffer) if self.has_markers else buffer).strip(" ")
         if not text:
             return 0
         labels = set().union(*self.label_stack) if self.strict else self.block_labels

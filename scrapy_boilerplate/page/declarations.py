@@ -29,6 +29,8 @@ class Declarations:
     headings: tuple[Element, ...]
     meta: tuple[Element, ...]
     json_ld: tuple[Element, ...]
+    #: ``(property, name, content)`` attributes of each element of ``meta``, read once.
+    meta_attributes: tuple[tuple[str | None, str | None, str | None], ...]
 
     def meta_contents(
         self,
@@ -40,11 +42,8 @@ class Declarations:
         ``properties`` or whose ``name`` is one of ``names``, in document order; only those
         inside ``within`` when it is given. Values are compared exactly, as XPath's ``=``."""
         contents = []
-        for meta in self.meta:
-            content = meta.get("content")
-            if content is None:
-                continue
-            if meta.get("property") not in properties and meta.get("name") not in names:
+        for meta, (property_, name, content) in zip(self.meta, self.meta_attributes, strict=True):
+            if content is None or (property_ not in properties and name not in names):
                 continue
             if within is not None and not any(a is within for a in meta.iterancestors()):
                 continue
@@ -65,7 +64,8 @@ def declarations(root: Element) -> Declarations:
             headings.append(element)
         elif element.get("type") == JSON_LD_TYPE:
             json_ld.append(element)
-    return Declarations(tuple(headings), tuple(meta), tuple(json_ld))
+    attributes = tuple((m.get("property"), m.get("name"), m.get("content")) for m in meta)
+    return Declarations(tuple(headings), tuple(meta), tuple(json_ld), attributes)
 
 
 def document_declarations(doc: TextDocument) -> Declarations | None:
