@@ -52,6 +52,7 @@ setup(
         *compiled("scrapy_boilerplate.classifiers._features"),
         *compiled("scrapy_boilerplate.classifiers._rules"),
         *compiled("scrapy_boilerplate.filters._isotonic"),
+        *on_lxml("scrapy_boilerplate.filters._tree"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
         *compiled("scrapy_boilerplate.classifiers._template"),
     ]

@@ -28,6 +28,7 @@ from scrapy_boilerplate.classifiers.rules import ACCELERATED as RULES_ACCELERATE
 from scrapy_boilerplate.classifiers.template import ACCELERATED as TEMPLATE_ACCELERATED
 from scrapy_boilerplate.features.nodes import ACCELERATED as NODES_ACCELERATED
 from scrapy_boilerplate.filters.isotonic import ACCELERATED as ISOTONIC_ACCELERATED
+from scrapy_boilerplate.filters.tree import ACCELERATED as TREE_ACCELERATED
 
 import os
 
@@ -42,6 +43,7 @@ if os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
         ("template scores", TEMPLATE_ACCELERATED),
         ("node table", NODES_ACCELERATED),
         ("tree smoothing", ISOTONIC_ACCELERATED),
+        ("grouping keys", TREE_ACCELERATED),
     ]:
         assert built, f"the wheel was built without its compiled {name}"
 print(f"wheel ok: version {scrapy_boilerplate.__version__}, compiled speedups: {ACCELERATED}")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..model import labels as L
-from ..model.document import Element, TextBlock, TextDocument
-from .tree import climb, nth_ancestor, paragraph_of
+from ..model.document import Element, TextDocument
+from .tree import climb, group_keys
 
 __all__ = ["ScoreThresholdFilter", "ScoreGapFilter", "ScoreGroupFilter"]
 
@@ -73,10 +73,11 @@ class ScoreGroupFilter:
     keep_score: float = 0.8
 
     def __call__(self, doc: TextDocument) -> bool:
-        selected: list[tuple[TextBlock, Element]] = []
-        for block in doc.blocks:
-            if block.is_content and block.element is not None:
-                selected.append((block, nth_ancestor(paragraph_of(block.element), self.depth)))
+        content = [b for b in doc.blocks if b.is_content and b.element is not None]
+        keys = group_keys([block.element for block in content], self.depth)
+        selected = [
+            (block, key) for block, key in zip(content, keys, strict=True) if key is not None
+        ]
         keyed = [(key, (block.score or 0.0) * block.num_words) for block, key in selected]
         group_mass: dict[Element, float] = {}
         for key, mass in keyed:

@@ -14,14 +14,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..model import labels as L
-from ..model.document import Element, TextBlock, TextDocument
+from ..model.document import Element, TextDocument
+from ..page.segmentation import compiled_twin
 
 __all__ = [
     "PARAGRAPH_TAGS",
     "AncestorGroupingFilter",
     "paragraph_of",
     "nth_ancestor",
+    "group_keys",
+    "group_keys_pure",
     "climb",
+    "ACCELERATED",
 ]
 
 #: Tags treated as paragraphs by the grouping (the paper's list).
@@ -54,6 +58,20 @@ def nth_ancestor(element: Element, depth: int) -> Element:
     return node
 
 
+def group_keys(elements: Sequence[Element | None], depth: int) -> list[Element | None]:
+    """Per element, the ``depth``-th ancestor of its paragraph (None for None): the key blocks
+    are grouped by (:func:`group_keys_pure`, by the compiled twin in ``_tree`` when built)."""
+    if _tree is not None:
+        keys: list[Element | None] = _tree.group_keys(list(elements), depth)
+        return keys
+    return group_keys_pure(elements, depth)
+
+
+def group_keys_pure(elements: Sequence[Element | None], depth: int) -> list[Element | None]:
+    """:func:`group_keys` in pure Python (the reference of the compiled twin)."""
+    return [None if e is None else nth_ancestor(paragraph_of(e), depth) for e in elements]
+
+
 @dataclass(frozen=True)
 class AncestorGroupingFilter:
     """Keep the content blocks under the n-th ancestor holding the most text.
@@ -70,13 +88,10 @@ class AncestorGroupingFilter:
     depth: int = 2
     min_share: float = 0.0
 
-    def group_key(self, block: TextBlock) -> Element | None:
-        """The ancestor a block is grouped under (None for a block without element)."""
-        element = block.element
-        return None if element is None else nth_ancestor(paragraph_of(element), self.depth)
-
     def __call__(self, doc: TextDocument) -> bool:
-        selected = [(block, self.group_key(block)) for block in doc.blocks if block.is_content]
+        content = [block for block in doc.blocks if block.is_content]
+        keys = group_keys([block.element for block in content], self.depth)
+        selected = list(zip(content, keys, strict=True))
         group_text: dict[Element | None, int] = {}
         for block, key in selected:
             group_text[key] = group_text.get(key, 0) + len(block.text)
@@ -130,3 +145,8 @@ def climb(
             sums[steps] += mass
     reached = next((steps for steps, total in enumerate(sums) if total >= needed), len(path) - 1)
     return reached, position
+
+
+_tree = compiled_twin(f"{__package__}._tree")
+#: True when :func:`group_keys` runs its compiled twin.
+ACCELERATED: Final = _tree is not None
