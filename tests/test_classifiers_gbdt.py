@@ -419,6 +419,21 @@ def test_compiled_equals_pure_bit_for_bit(seed: int) -> None:
     assert fast == pure
     assert hexes(fast) == hexes(pure)
     assert predict_proba(model, rows, 300) == [gbdt._sigmoid(m) for m in pure]
+    assert hexes(_gbdt.predict_proba(model, rows, 300)) == hexes(
+        gbdt.predict_proba_pure(model, rows, 300)
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize("margin", [-800.0, -709.7, -36.8, -1e-300, 0.0, 1e-17, 36.8, 800.0])
+def test_compiled_probabilities_at_extreme_margins(margin: float) -> None:
+    # below about -709 math.exp overflows (the reference returns 0.0), C's exp gives inf
+    assert _gbdt is not None
+    leaf = {"split_feature": array("i", [-1]), "left": array("i", [-1]), "right": array("i", [-1])}
+    model = TreeEnsemble((), margin, array("i", [0]), threshold=array("d", [0.0]), **leaf)
+    assert hexes(_gbdt.predict_proba(model, array("d"), 2)) == hexes(
+        gbdt.predict_proba_pure(model, array("d"), 2)
+    )
 
 
 @needs_compiled

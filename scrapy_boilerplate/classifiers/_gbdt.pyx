@@ -28,8 +28,29 @@ cdef Py_ssize_t _bad_node(
     return -1
 
 
+cdef extern from "math.h":
+    double exp(double x) nogil
+
+
+def predict_proba(model, rows, n_rows):
+    """``gbdt.predict_proba``: ``1 / (1 + exp(-margin))`` of each margin, in C doubles and the
+    C library's ``exp`` (the one ``math.exp`` calls; below about -709 it gives 0.0 where
+    ``math.exp`` overflows and the reference returns 0.0)."""
+    out = _margins(model, rows, n_rows)
+    cdef double[:] values = out
+    cdef Py_ssize_t row
+    for row in range(values.shape[0]):
+        values[row] = 1.0 / (1.0 + exp(-values[row]))
+    return out.tolist()
+
+
 def predict_margins(model, rows, n_rows):
     """The margin of each of the ``n_rows`` rows of ``rows`` (row-major doubles)."""
+    return _margins(model, rows, n_rows).tolist()
+
+
+cdef object _margins(model, rows, n_rows):
+    """:func:`predict_margins` as an ``array('d')``."""
     cdef const int[::1] roots = model.tree_roots
     cdef const int[::1] split_feature = model.split_feature
     cdef const double[::1] threshold = model.threshold
@@ -71,4 +92,4 @@ def predict_margins(model, rows, n_rows):
                     feature = split_feature[node]
                 margin += threshold[node]
             margins[row] = margin
-    return out.tolist()
+    return out

@@ -32,6 +32,7 @@ __all__ = [
     "predict_margins",
     "predict_margins_pure",
     "predict_proba",
+    "predict_proba_pure",
     "dump_model",
     "load_model",
     "from_lightgbm",
@@ -159,8 +160,17 @@ def _sigmoid(margin: float) -> float:
 
 
 def predict_proba(model: TreeEnsemble, rows: array[float], n_rows: int) -> list[float]:
-    """The probability of the positive class for each row: ``1 / (1 + exp(-margin))``."""
-    return [_sigmoid(margin) for margin in predict_margins(model, rows, n_rows)]
+    """The probability of the positive class for each row: ``1 / (1 + exp(-margin))``
+    (:func:`predict_proba_pure`, by the compiled twin when :data:`ACCELERATED`)."""
+    if _gbdt is not None:
+        probabilities: list[float] = _gbdt.predict_proba(model, rows, n_rows)
+        return probabilities
+    return predict_proba_pure(model, rows, n_rows)
+
+
+def predict_proba_pure(model: TreeEnsemble, rows: array[float], n_rows: int) -> list[float]:
+    """:func:`predict_proba` in pure Python (the reference of the compiled twin)."""
+    return [_sigmoid(margin) for margin in predict_margins_pure(model, rows, n_rows)]
 
 
 # -- model files ---------------------------------------------------------------------------
