@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
+from shared_datasets import TWIN_DATASETS, segmented_pages
 
 from scrapy_boilerplate.model.document import TextDocument
-from scrapy_boilerplate.page.declarations import declarations, document_declarations
+from scrapy_boilerplate.page.declarations import (
+    declarations,
+    declared_elements_pure,
+    document_declarations,
+)
 from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import compiled_twin
+
+_speedups = compiled_twin("scrapy_boilerplate.page._speedups")
 
 PAGE = b"""<html><head>
 <meta name="description" content="In the head">
@@ -56,3 +65,40 @@ def test_document_declarations_are_computed_once_per_root() -> None:
     assert other is not first and other is not None
     assert [h.text for h in other.headings] == ["Other"]
     assert document_declarations(TextDocument([])) is None
+
+
+def assert_same_elements(root: etree._Element) -> None:
+    fast = _speedups.declared_elements(root)
+    assert fast is not None
+    for got, want in zip(fast, declared_elements_pure(root), strict=True):
+        assert len(got) == len(want) and all(a is b for a, b in zip(got, want, strict=True))
+
+
+def test_compiled_elements_are_the_references_on_hand_made_trees() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    assert_same_elements(parse_html(PAGE))
+    assert_same_elements(parse_html(PAGE).find("body"))  # a subtree: root included, no more
+    assert_same_elements(parse_html("<h1>only</h1>").find(".//h1"))
+    assert_same_elements(etree.fromstring("<meta><h1><script/></h1><meta/></meta>"))
+
+
+def test_namespaced_trees_and_entity_references_go_to_the_reference() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    namespaced = etree.fromstring('<html xmlns="urn:x"><h1>a</h1></html>')
+    assert _speedups.declared_elements(namespaced) is None
+    assert declarations(namespaced).headings == ()  # lxml's iter("h1") matches no-namespace tags
+    with_entity = etree.fromstring("<html><body><h1>a</h1></body></html>")
+    with_entity.find("body").append(etree.Entity("nbsp"))
+    assert _speedups.declared_elements(with_entity) is None
+    assert len(declarations(with_entity).headings) == 1
+
+
+@pytest.mark.parametrize("dataset", TWIN_DATASETS)
+def test_compiled_elements_on_every_shared_page(dataset: str) -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    for _, doc in segmented_pages(dataset):
+        assert doc.root is not None
+        assert_same_elements(doc.root)

@@ -49,6 +49,7 @@ _END_SUBSTRINGS: Final = (
     "rätta artikeln",
 )
 _END_EQUALS: Final = "thanks for your comments - this feedback is now closed"
+_END_SUBSTRING: Final = re.compile("|".join(map(re.escape, _END_SUBSTRINGS)))
 
 #: Text density (words per line) from which a block's words count as full-text words.
 MIN_FULL_TEXT_DENSITY: Final = 9
@@ -107,12 +108,11 @@ def _indicates_end_of_text(block: TextBlock, version: Version) -> bool:
     text = java_trim(block.text)
     if len(text) >= MIN_TERMINATING_TEXT_CHARS:
         lowered = text.lower()
-        return (
-            lowered.startswith(_END_PREFIXES)
-            or _END_AFTER_NUMBER.match(lowered) is not None
-            or lowered == _END_EQUALS
-            or any(indicator in lowered for indicator in _END_SUBSTRINGS)
-        )
+        if lowered.startswith(_END_PREFIXES) or lowered == _END_EQUALS:
+            return True
+        if _END_AFTER_NUMBER.match(lowered) is not None:
+            return True
+        return _END_SUBSTRING.search(lowered) is not None
     return version == "1.3" and block.link_density == 1.0 and text == "Comment"
 
 

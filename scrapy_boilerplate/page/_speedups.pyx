@@ -590,6 +590,45 @@ def walk(cetree._Element root not None, bint strict_reference):
     return walker.title, walker.pending
 
 
+# -- declared elements ---------------------------------------------------------------------------
+
+def declared_elements(cetree._Element root not None):
+    """``(h1, meta, script)``: the elements ``root.iter("h1", "meta", "script")`` yields, by
+    tag, each list in document order; None (the reference decides) for a tree holding a
+    namespaced element or an entity reference, where lxml's matching has more rules."""
+    cdef list headings = [], metas = [], scripts = []
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    cdef xmlNode* next_node
+    cdef const char* name
+    if node.type != XML_ELEMENT_NODE:
+        return None
+    while node is not NULL:
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            name = <const char*>node.name
+            if name[0] == c"h" and strcmp(name, b"h1") == 0:
+                headings.append(cetree.elementFactory(root._doc, node))
+            elif name[0] == c"m" and strcmp(name, b"meta") == 0:
+                metas.append(cetree.elementFactory(root._doc, node))
+            elif name[0] == c"s" and strcmp(name, b"script") == 0:
+                scripts.append(cetree.elementFactory(root._doc, node))
+            next_node = node.children
+        elif node.type == XML_ENTITY_REF_NODE:
+            return None
+        else:
+            next_node = NULL
+        if next_node is NULL:  # no children: the next sibling, or an ancestor's
+            while node is not top and node.next is NULL:
+                node = node.parent
+            if node is top:
+                break
+            next_node = node.next
+        node = next_node
+    return headings, metas, scripts
+
+
 # -- word statistics ---------------------------------------------------------------------------
 
 cdef enum:
