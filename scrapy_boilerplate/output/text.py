@@ -14,6 +14,7 @@ _SPACE_RUN = re.compile(" {2,}")
 _KEPT_SPACES = "\xa0\u2007\u202f\x85"
 # Anchors force a space on both sides ("see <a>here</a>." -> "see here ."); undo it for display.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[.,;:!?)\]](?:\s|$))")
+_SPACED_PUNCTUATION = tuple(f" {mark}" for mark in ".,;:!?)]")
 
 
 def article_text(blocks: Sequence[TextBlock]) -> str:
@@ -32,4 +33,8 @@ def tidy_text(text: str) -> str:
     for space in _KEPT_SPACES:
         if space in text:
             text = text.replace(space, " ")
-    return _SPACE_BEFORE_PUNCTUATION.sub("", _SPACE_RUN.sub(" ", text))
+    if "  " in text:  # the substring tests skip the regex scans of most texts
+        text = _SPACE_RUN.sub(" ", text)
+    if any(pair in text for pair in _SPACED_PUNCTUATION):
+        text = _SPACE_BEFORE_PUNCTUATION.sub("", text)
+    return text
