@@ -108,7 +108,7 @@ class DropHeadlineFilter:
         if not headline:
             return False
         wanted = " ".join(headline.split()).casefold()
-        first_word = (wanted.split(" ", 1) or [""])[0]
+        first_word = wanted.split(" ", 1)[0]
         changed = False
         for block in doc.blocks:
             # The first word decides most blocks without normalising all their text.

@@ -3,8 +3,8 @@
 The headline finder and the learned scorer's metadata features read a page's ``<h1>`` headings,
 its ``<meta>`` tags and its JSON-LD scripts. Each used to walk the whole tree for its own
 elements (an XPath ``//meta[…]`` costs about as much as a walk); :func:`declarations` collects
-all three in one ``iter`` over the tree, in document order, and
-:func:`document_declarations` keeps the answer with the document.
+all three in one walk of the tree, in document order (by the compiled twin in ``_speedups``
+when it is built), and :func:`document_declarations` keeps the answer with the document.
 """
 
 from __future__ import annotations
