@@ -19,7 +19,10 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 cdef extern from "Python.h":
+    ctypedef unsigned short Py_UCS2
+    int PyUnicode_2BYTE_KIND
     int PyUnicode_4BYTE_KIND
+    int PyUnicode_KIND(object text)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 from ._libxml cimport has_attribute as _has_attribute
@@ -222,10 +225,13 @@ cdef inline str _unmarked(str text):
 
 
 cdef str _strip_markers(str text):
-    """``tokens.strip_markers``: each link marker goes, with the one space after it."""
+    """``tokens.strip_markers``: each link marker goes, with the one space after it. The kept
+    characters are copied at the text's own width (2 bytes each for text of the BMP, which
+    holds the markers), so a gigantic block costs no more memory than the regex did."""
     cdef Py_ssize_t n = len(text), i = 0, j = 0
     cdef Py_UCS4 c
-    cdef Py_UCS4* kept = <Py_UCS4*>PyMem_Malloc((n + 1) * sizeof(Py_UCS4))
+    cdef bint wide = PyUnicode_KIND(text) == PyUnicode_4BYTE_KIND
+    cdef void* kept = PyMem_Malloc((n + 1) * (4 if wide else 2))
     if kept == NULL:
         raise MemoryError()
     try:
@@ -236,9 +242,14 @@ cdef str _strip_markers(str text):
                 if i < n and text[i] == u" ":
                     i += 1
                 continue
-            kept[j] = c
+            if wide:
+                (<Py_UCS4*>kept)[j] = c
+            else:
+                (<Py_UCS2*>kept)[j] = <Py_UCS2>c
             j += 1
-        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, kept, j)
+        return PyUnicode_FromKindAndData(
+            PyUnicode_4BYTE_KIND if wide else PyUnicode_2BYTE_KIND, kept, j
+        )
     finally:
         PyMem_Free(kept)
 
