@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree
-
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
+from ..page.tags import string_value
 
 __all__ = ["find_title", "strip_site_name"]
 
@@ -52,7 +51,6 @@ def _overlap(candidate: str, title: str) -> float:
 # <meta> tags that hold a title: by property, by name.
 _META_TITLE_PROPERTIES = frozenset({"og:title"})
 _META_TITLE_NAMES = frozenset({"og:title", "twitter:title"})
-_TEXT = etree.XPath("string()")
 
 
 def _first_text(values: object) -> str | None:
@@ -93,7 +91,7 @@ def _find_title(doc: TextDocument) -> str | None:
     headings: list[str] = []
     declared = document_declarations(doc)
     if doc.root is not None and declared is not None:
-        headings = [_normalise(str(_TEXT(h))) for h in declared.headings]
+        headings = [_normalise(string_value(h)) for h in declared.headings]
         headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
         meta = _meta_title(doc.root, declared)
         if meta:

@@ -45,7 +45,13 @@ from lxml import etree
 
 from ..model.document import Element, TextBlock
 from ..page.segmentation import compiled_twin
-from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS, NOT_BLOCK_LEVEL_TAGS, is_hidden
+from ..page.tags import (
+    EXTRA_IGNORABLE_TAGS,
+    IGNORABLE_TAGS,
+    NOT_BLOCK_LEVEL_TAGS,
+    is_hidden,
+    string_value,
+)
 
 __all__ = [
     "NodeTable",
@@ -73,7 +79,6 @@ _SKIPPED_TAGS: Final = IGNORABLE_TAGS | EXTRA_IGNORABLE_TAGS
 _INPUT_TAGS: Final = frozenset({"input", "select", "textarea", "button"})
 _WORD: Final = re.compile(r"\S*[^\W_]\S*")
 _TITLE_WORD: Final = re.compile(r"[^\W_]+")
-_STRING_VALUE: Final = etree.XPath("string()")
 #: The columns the compiled twin returns, in order (``chars`` is derived from the offsets).
 _TWIN_COLUMNS: Final = (
     "elements", "parent", "depth", "words", "anchor_chars", "anchor_words", "links",
@@ -367,7 +372,7 @@ def block_link_counts(table: NodeTable, blocks: Sequence[TextBlock]) -> list[int
         candidates = by_element.get(container) if container is not None else None
         if not candidates:
             continue
-        text = " ".join(str(_STRING_VALUE(element)).split())
+        text = " ".join(string_value(element).split())
         chosen = next((b for b in candidates if text in blocks[b].text), candidates[0])
         counts[chosen] += 1
     return counts

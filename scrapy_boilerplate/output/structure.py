@@ -39,10 +39,9 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urljoin
 
-from lxml import etree
-
 from ..model import labels as L
 from ..model.document import Element, TextBlock
+from ..page.tags import string_value
 from .inline import PHRASING_TAGS, Span, Styled, Text, inline_spans, plain_text, visible_text
 from .text import tidy_text
 
@@ -132,7 +131,6 @@ _CELL_BLOCKERS: Final = frozenset(
      "header", "footer", "nav", "aside", "main", "figure", "iframe", *_HEADING_LEVELS}
 )  # fmt: skip
 _CELLS: Final = ("td", "th")
-_STRING_VALUE: Final = etree.XPath("string()")
 _LANGUAGE_CLASS = re.compile(r"\b(?:language|lang)-([\w+#.-]+)")
 _BULLET = re.compile(r"^[•·▪‣◦●○■□►▸–—*+-]\s*")
 _VICTOR_PRIORITY: Final = (
@@ -193,7 +191,7 @@ def is_data_table(table: Element) -> bool:
             return False
         if tag == "tr":
             widest = max(widest, sum(1 for cell in element if cell.tag in _CELLS))
-        elif tag in _CELLS and len(str(_STRING_VALUE(element)).split()) > MAX_CELL_WORDS:
+        elif tag in _CELLS and len(string_value(element).split()) > MAX_CELL_WORDS:
             return False
     return widest >= 2
 
