@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -108,6 +109,8 @@ def test_rows_of_the_wrong_length_are_refused(length: int) -> None:
         ({"split_feature": array("i", [0, 2, -1, -1, -1, 1, -1, -1])}, "feature 2 of 2"),
         ({"threshold": array("d", [0.5])}, "threshold has 1 entries"),
         ({"tree_roots": array("i", [0, 8])}, "tree 1 has root 8"),
+        ({"tree_roots": array("i", [0, 1])}, "node 1 is a root or child twice"),
+        ({"right": array("i", [4, 3, -1, -1, -1, 6, -1, -1])}, "node 6 is a root or child twice"),
         ({"left": array("l", [1, 2, -1, -1, -1, 6, -1, -1])}, r"left must be an array\('i'\)"),
     ],
 )
@@ -478,6 +481,95 @@ def test_compiled_never_reads_outside_a_model_changed_after_construction() -> No
     model.threshold.pop()
     with pytest.raises(ValueError, match="different lengths"):
         _gbdt.predict_margins(model, rows, 1)
+
+
+def renumbered(model: TreeEnsemble, rng: random.Random) -> TreeEnsemble:
+    """The same trees with their nodes in another order (children no longer neighbours, and
+    unreachable nodes added), still each child after its parent."""
+    n_nodes = model.n_nodes
+    spare = n_nodes // 3
+    depths = _depths(model)
+    depth_order = sorted(range(n_nodes), key=lambda node: (depths[node], rng.random()))
+    new_index = {old: new for new, old in enumerate(depth_order)}
+    size = n_nodes + spare
+    split_feature, threshold = array("i", [-1] * size), array("d", [0.0] * size)
+    left, right = array("i", [-1] * size), array("i", [-1] * size)
+    for old, new in new_index.items():
+        split_feature[new], threshold[new] = model.split_feature[old], model.threshold[old]
+        if model.split_feature[old] >= 0:
+            left[new], right[new] = new_index[model.left[old]], new_index[model.right[old]]
+    for node in range(n_nodes, size):  # never reached: a leaf with a huge value
+        threshold[node] = 1e300
+    roots = array("i", [new_index[root] for root in model.tree_roots])
+    changed = dict(split_feature=split_feature, threshold=threshold, left=left, right=right)
+    return dataclasses.replace(model, tree_roots=roots, **changed)
+
+
+def _depths(model: TreeEnsemble) -> list[int]:
+    depth = [0] * model.n_nodes
+    for node in range(model.n_nodes):
+        if model.split_feature[node] >= 0:
+            depth[model.left[node]] = depth[model.right[node]] = depth[node] + 1
+    return depth
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_equals_pure_on_any_node_order(seed: int) -> None:
+    assert _gbdt is not None
+    rng = random.Random(seed)
+    original = random_ensemble(rng, n_features=6, n_trees=20)
+    model = renumbered(original, rng)
+    internal = [node for node in range(model.n_nodes) if model.split_feature[node] >= 0]
+    assert any(model.right[node] != model.left[node] + 1 for node in internal)
+    rows = random_rows(rng, model, 77)
+    pure = predict_margins_pure(model, rows, 77)
+    assert hexes(pure) == hexes(predict_margins_pure(original, rows, 77))
+    assert hexes(_gbdt.predict_margins(model, rows, 77)) == hexes(pure)
+
+
+@needs_compiled
+@pytest.mark.parametrize("n_rows", [*range(0, 19), 64, 65])
+def test_compiled_equals_pure_for_any_number_of_rows(n_rows: int) -> None:
+    # rows are walked in batches: every remainder of a batch, and rows holding NaN (which go
+    # right at every split, as in the reference)
+    assert _gbdt is not None
+    rng = random.Random(n_rows)
+    model = random_ensemble(rng, n_features=3, n_trees=10)
+    rows = random_rows(rng, model, n_rows)
+    for index in range(0, len(rows), 7):
+        rows[index] = math.nan
+    assert hexes(_gbdt.predict_margins(model, rows, n_rows)) == hexes(
+        predict_margins_pure(model, rows, n_rows)
+    )
+
+
+@needs_compiled
+def test_the_compiled_copy_is_made_once_and_not_pickled() -> None:
+    model = random_ensemble(random.Random(5), n_features=4, n_trees=5)
+    rows = random_rows(random.Random(6), model, 9)
+    first = predict_margins(model, rows, 9)
+    walk = model.__dict__["_walk"]
+    assert predict_proba(model, rows, 9) == [gbdt._sigmoid(m) for m in first]
+    assert model.__dict__["_walk"] is walk
+    copy = pickle.loads(pickle.dumps(model))
+    assert "_walk" not in copy.__dict__
+    assert copy == model
+    assert predict_margins(copy, rows, 9) == first
+
+
+@needs_compiled
+def test_compiled_refuses_a_model_changed_into_shared_nodes() -> None:
+    # a node with two parents would be copied once per path: the copy refuses it instead
+    assert _gbdt is not None
+    model = hand_made()
+    model.right[0] = 1  # nodes 1..3 now hang under both children of the root
+    with pytest.raises(ValueError, match="reached twice"):
+        _gbdt.predict_margins(model, array("d", [0.0, 0.0]), 1)
+    model = hand_made()
+    model.tree_roots[1] = 0
+    with pytest.raises(ValueError, match="reached twice"):
+        _gbdt.predict_margins(model, array("d", [0.0, 0.0]), 1)
 
 
 @needs_compiled

@@ -8,6 +8,8 @@ leaves it reaches, added in tree order; its probability is ``1 / (1 + exp(-margi
 :func:`predict_margins_pure` is the reference. The compiled twin (``_gbdt``, built with Cython
 when the package is installed) adds in the same order and so gives the very same floats; it
 runs when built, unless :data:`~scrapy_boilerplate.page.segmentation.PURE_PYTHON_ENV` is set.
+It walks a copy of the trees laid out for batches of rows without branches, made on a model's
+first compiled prediction and kept with it.
 
 Models are stored as JSON (gzip-compressed when the file name ends with ``.gz``); see
 :func:`dump_model`. :func:`from_lightgbm` converts a trained LightGBM model.
@@ -15,6 +17,7 @@ Models are stored as JSON (gzip-compressed when the file name ends with ``.gz``)
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import math
@@ -23,9 +26,12 @@ from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, Protocol
 
 from ..page.segmentation import compiled_twin
+
+if TYPE_CHECKING:
+    from . import _gbdt as _gbdt_types
 
 __all__ = [
     "TreeEnsemble",
@@ -56,8 +62,9 @@ class TreeEnsemble:
     Node ``n`` is a leaf when ``split_feature[n] == -1``: then ``threshold[n]`` is its value (a
     margin, in log-odds) and ``left[n] == right[n] == -1``. Otherwise its children are
     ``left[n]`` and ``right[n]``, both greater than ``n`` (so every walk ends) and less than the
-    number of nodes. ``tree_roots`` holds each tree's root node. Checked on construction
-    (:class:`ValueError`); the arrays must not be changed afterwards.
+    number of nodes. ``tree_roots`` holds each tree's root node; no node is a root or a child
+    twice. Checked on construction (:class:`ValueError`); the arrays must not be changed
+    afterwards (the compiled twin predicts with a copy made on first use).
     """
 
     feature_names: tuple[str, ...]
@@ -72,6 +79,17 @@ class TreeEnsemble:
 
     def __post_init__(self) -> None:
         _check(self)
+
+    @functools.cached_property
+    def _walk(self) -> _gbdt_types.Walk:
+        """The compiled twin's copy of the trees, made on first use (needs :data:`ACCELERATED`)."""
+        assert _gbdt is not None
+        walk: _gbdt_types.Walk = _gbdt.Walk(self)
+        return walk
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the compiled copy (a worker makes its own)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_walk"}
 
     @property
     def n_trees(self) -> int:
@@ -107,6 +125,12 @@ def _check(model: TreeEnsemble) -> None:
     for tree, root in enumerate(model.tree_roots):
         if not 0 <= root < n_nodes:
             raise ValueError(f"tree {tree} has root {root}, outside 0..{n_nodes - 1}")
+    reached = [*model.tree_roots, *model.left, *model.right]
+    seen: set[int] = set()
+    for node in reached:
+        if node in seen and node != -1:
+            raise ValueError(f"node {node} is a root or child twice: the trees are not a forest")
+        seen.add(node)
 
 
 def _check_rows(model: TreeEnsemble, rows: array[float], n_rows: int) -> None:
@@ -147,7 +171,7 @@ ACCELERATED: Final = _gbdt is not None
 def predict_margins(model: TreeEnsemble, rows: array[float], n_rows: int) -> list[float]:
     """:func:`predict_margins_pure`, by the compiled twin when :data:`ACCELERATED`."""
     if _gbdt is not None:
-        margins: list[float] = _gbdt.predict_margins(model, rows, n_rows)
+        margins: list[float] = model._walk.margins(rows, n_rows)
         return margins
     return predict_margins_pure(model, rows, n_rows)
 
@@ -163,7 +187,7 @@ def predict_proba(model: TreeEnsemble, rows: array[float], n_rows: int) -> list[
     """The probability of the positive class for each row: ``1 / (1 + exp(-margin))``
     (:func:`predict_proba_pure`, by the compiled twin when :data:`ACCELERATED`)."""
     if _gbdt is not None:
-        probabilities: list[float] = _gbdt.predict_proba(model, rows, n_rows)
+        probabilities: list[float] = model._walk.probabilities(rows, n_rows)
         return probabilities
     return predict_proba_pure(model, rows, n_rows)
 
