@@ -81,6 +81,20 @@ def test_end_of_text_minimum_length_is_8_characters() -> None:
     assert [bool(block.labels) for block in doc.blocks] == [True, False]
 
 
+def test_indicators_are_found_among_many_blocks_and_after_a_length_changing_lowering() -> None:
+    # the blocks worth testing are found in the joined texts: each indicator block is labelled
+    # wherever it stands, and a page whose lower-cased text grows ("İ" becomes two
+    # characters) is tested block by block
+    texts = ["Intro text here", "Have your say", words(3), "5 comments so far", "Add comment"]
+    for prefix in ("", "İstanbul İzmir "):
+        doc = make_doc(
+            *(make_block(prefix + text if i == 0 else text) for i, text in enumerate(texts))
+        )
+        assert TerminatingBlocksFinder()(doc) is True
+        labelled = [INDICATES_END_OF_TEXT in block.labels for block in doc.blocks]
+        assert labelled == [False, True, False, True, True]
+
+
 def test_fully_linked_comment_only_in_1_3() -> None:
     # Vector 3 (reference §9): the second, fully linked "Comment" block gets the label (1.3).
     root = parse_html("<div>a<a href='#'>Comment</a></div><div><a href='#'>Comment</a></div>")

@@ -1,5 +1,6 @@
-"""The compiled grouping keys (``filters/_tree``) against their pure-Python reference: the same
-element objects on hand-made trees, fixture pages and every shared dataset page."""
+"""The compiled grouping keys and climb (``filters/_tree``) against their pure-Python references:
+the same element objects, steps and positions on hand-made trees, fixture pages and every shared
+dataset page."""
 
 from __future__ import annotations
 
@@ -31,6 +32,27 @@ def assert_same_keys(elements: list[Element | None]) -> None:
             assert got is want, (depth, got, want)
 
 
+def assert_same_climbs(elements: list[Element], rng: random.Random) -> None:
+    """Climbs from several starts, with int and float masses, over keys from the same tree and
+    from another one."""
+    if not elements:
+        return
+    stranger = etree.fromstring("<r><s/></r>")[0]
+    for _ in range(4):
+        keys = [rng.choice(elements) for _ in range(rng.randint(1, 30))]
+        keyed: list[tuple[Element, float]] = [
+            (key, rng.choice([rng.randint(0, 50), rng.random() * 40.0])) for key in keys
+        ]
+        if rng.random() < 0.3:
+            keyed.append((stranger, 1.5))
+        total = sum(mass for _, mass in keyed)
+        for needed in (0.0, 0.5 * total, 0.7 * total, total, total + 1.0):
+            start = rng.choice(elements)
+            fast = _tree.climb(start, keyed, needed)
+            assert fast == tree.climb_pure(start, keyed, needed)
+            assert fast == tree.climb(start, keyed, needed)
+
+
 def test_hand_made_trees() -> None:
     root = parse_html(
         "<html><body><div><ul><li><span>a</span></li></ul></div><p>b<b>c</b></p>"
@@ -56,6 +78,7 @@ def test_random_trees() -> None:
         for _ in range(rng.randint(1, 40)):
             nodes.append(etree.SubElement(rng.choice(nodes), rng.choice(tags)))
         assert_same_keys(list(root.iter()))
+        assert_same_climbs(list(root.iter()), rng)
 
 
 def test_fixture_pages() -> None:
@@ -68,8 +91,11 @@ def test_fixture_pages() -> None:
 
 @pytest.mark.parametrize("dataset", TWIN_DATASETS)
 def test_every_shared_dataset_page(dataset: str) -> None:
+    rng = random.Random(dataset)
     for _, doc in segmented_pages(dataset):
-        assert_same_keys([block.element for block in doc.blocks])
+        elements = [block.element for block in doc.blocks]
+        assert_same_keys(elements)
+        assert_same_climbs([e for e in elements if e is not None], rng)
 
 
 def test_the_environment_variable_selects_the_pure_python_code() -> None:

@@ -43,9 +43,9 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
-def _overlap(candidate: str, title: str) -> float:
-    words = _words(candidate)
-    return len(words & _words(title)) / len(words) if words else 0.0
+def _share_in(words: set[str], other: set[str]) -> float:
+    """The share of ``words`` that are in ``other`` (0 without words)."""
+    return len(words & other) / len(words) if words else 0.0
 
 
 # <meta> tags that hold a title: by property, by name.
@@ -98,11 +98,16 @@ def _find_title(doc: TextDocument) -> str | None:
             headings.append(strip_site_name(meta) if title else meta)
     if title:
         main = strip_site_name(title)
-        candidates = [
-            h
-            for h in headings
-            if _overlap(h, title) >= MIN_TITLE_OVERLAP and _overlap(main, h) >= MIN_TITLE_COVERAGE
-        ]
-        best = max(candidates, key=lambda h: _overlap(h, title), default=None)
+        title_words, main_words = _words(title), _words(main)
+        best, best_overlap = None, -1.0
+        for heading in headings:
+            words = _words(heading)
+            overlap = _share_in(words, title_words)
+            if (
+                overlap > best_overlap  # the first of equals wins
+                and overlap >= MIN_TITLE_OVERLAP
+                and _share_in(main_words, words) >= MIN_TITLE_COVERAGE
+            ):
+                best, best_overlap = heading, overlap
         return best if best is not None else main
     return headings[0] if headings else None

@@ -8,6 +8,8 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -50,6 +52,13 @@ _END_SUBSTRINGS: Final = (
 )
 _END_EQUALS: Final = "thanks for your comments - this feedback is now closed"
 _END_SUBSTRING: Final = re.compile("|".join(map(re.escape, _END_SUBSTRINGS)))
+#: Words one of which every indicator holds ("comment" stands for the prefixes and substrings
+#: holding it, the numbered "comments", the exact sentence and the 1.3 "Comment"): a block
+#: whose lower-cased text holds none is not tested.
+_INDICATOR_WORDS: Final = (
+    "comment", "© reuters", "please rate this", "users responded in",
+    *(word for word in _END_SUBSTRINGS if "comment" not in word),
+)  # fmt: skip
 
 #: Text density (words per line) from which a block's words count as full-text words.
 MIN_FULL_TEXT_DENSITY: Final = 9
@@ -132,13 +141,33 @@ class TerminatingBlocksFinder:
 
     def __call__(self, doc: TextDocument) -> bool:
         changed = False
-        for block in doc.blocks:
-            if block.num_words < MAX_TERMINATING_BLOCK_WORDS and _indicates_end_of_text(
-                block, self.version
-            ):
+        short = [block for block in doc.blocks if block.num_words < MAX_TERMINATING_BLOCK_WORDS]
+        for block in _holding_indicator_words(short):
+            if _indicates_end_of_text(block, self.version):
                 changed |= lbl.INDICATES_END_OF_TEXT not in block.labels
                 block.labels.add(lbl.INDICATES_END_OF_TEXT)
         return changed
+
+
+def _holding_indicator_words(blocks: list[TextBlock]) -> list[TextBlock]:
+    """The blocks whose lower-cased text holds one of :data:`_INDICATOR_WORDS` (every block
+    that :func:`_indicates_end_of_text` accepts does), in order, found in their joined texts
+    (all blocks if lower-casing changed the joined text's length)."""
+    joined = "\n".join([block.text for block in blocks])  # no indicator word holds "\n"
+    lowered = joined.lower()
+    found = []
+    for word in _INDICATOR_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            found.append(at)
+            at = lowered.find(word, at + len(word))
+    if not found:
+        return []
+    if len(lowered) != len(joined):  # "İ" lower-cased is two characters: no position map
+        return blocks
+    starts = list(itertools.accumulate([len(block.text) + 1 for block in blocks], initial=0))
+    indices = sorted({bisect.bisect_right(starts, at) - 1 for at in found})
+    return [blocks[index] for index in indices]
 
 
 def _count_title_words(part: str) -> int:

@@ -25,6 +25,7 @@ __all__ = [
     "group_keys",
     "group_keys_pure",
     "climb",
+    "climb_pure",
     "ACCELERATED",
 ]
 
@@ -114,6 +115,16 @@ class AncestorGroupingFilter:
 
 
 def climb(
+    start: Element, keyed: Sequence[tuple[Element, float]], needed: float
+) -> tuple[int, dict[Element, int]]:
+    """:func:`climb_pure`, by the compiled twin in ``_tree`` when it is built."""
+    if _tree is not None:
+        found: tuple[int, dict[Element, int]] = _tree.climb(start, list(keyed), needed)
+        return found
+    return climb_pure(start, keyed, needed)
+
+
+def climb_pure(
     start: Element, keyed: Sequence[tuple[Element, float]], needed: float
 ) -> tuple[int, dict[Element, int]]:
     """Climb from ``start`` to the first of it and its ancestors whose subtree holds ``needed``
