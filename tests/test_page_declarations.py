@@ -13,7 +13,7 @@ from scrapy_boilerplate.page.declarations import (
     document_declarations,
 )
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import compiled_twin
+from scrapy_boilerplate.page.segmentation import DECLARED_ELEMENTS, compiled_twin, segment
 
 _speedups = compiled_twin("scrapy_boilerplate.page._speedups")
 
@@ -68,10 +68,17 @@ def test_document_declarations_are_computed_once_per_root() -> None:
 
 
 def assert_same_elements(root: etree._Element) -> None:
-    fast = _speedups.declared_elements(root)
-    assert fast is not None
-    for got, want in zip(fast, declared_elements_pure(root), strict=True):
-        assert len(got) == len(want) and all(a is b for a, b in zip(got, want, strict=True))
+    """The compiled walk of its own and the segmentation walk (in both modes) find the very
+    elements of the reference."""
+    assert _speedups is not None
+    want = declared_elements_pure(root)
+    found = [_speedups.declared_elements(root)]
+    found += [_speedups.walk(root, strict)[2] for strict in (False, True)]
+    for fast in found:
+        assert fast is not None
+        for got, expected in zip(fast, want, strict=True):
+            assert len(got) == len(expected)
+            assert all(a is b for a, b in zip(got, expected, strict=True))
 
 
 def test_compiled_elements_are_the_references_on_hand_made_trees() -> None:
@@ -81,6 +88,28 @@ def test_compiled_elements_are_the_references_on_hand_made_trees() -> None:
     assert_same_elements(parse_html(PAGE).find("body"))  # a subtree: root included, no more
     assert_same_elements(parse_html("<h1>only</h1>").find(".//h1"))
     assert_same_elements(etree.fromstring("<meta><h1><script/></h1><meta/></meta>"))
+    # inside what the segmentation walk skips (head, ignorable elements) or labels hidden
+    assert_same_elements(
+        parse_html(
+            "<html><head><meta name=a content=1><script>x</script><title>t</title></head>"
+            "<body><svg><h1>drawn</h1><meta name=b content=2></svg><select><option>o"
+            "<script>y</script></option></select><div hidden><h1>hidden</h1></div>"
+            "<iframe><h1>framed</h1></iframe><h1>last</h1><script>z</script></body></html>"
+        )
+    )
+
+
+def test_the_segmentation_walk_hands_its_elements_to_the_document() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    root = parse_html(PAGE)
+    doc = segment(root)
+    assert doc.memo[DECLARED_ELEMENTS][0] is root
+    found = document_declarations(doc)
+    assert found == declarations(root)
+    namespaced = etree.fromstring('<html xmlns="urn:x"><body><h1>a</h1></body></html>')
+    assert _speedups.walk(namespaced, False)[2] is None
+    assert DECLARED_ELEMENTS not in segment(namespaced).memo
 
 
 def test_namespaced_trees_and_entity_references_go_to_the_reference() -> None:

@@ -39,7 +39,7 @@ def pure_walk(root: etree._Element, strict: bool) -> Walk:
 
 
 def fast_walk(root: etree._Element, strict: bool) -> Walk:
-    title, pending = _speedups.walk(root, strict)
+    title, pending, _ = _speedups.walk(root, strict)
     buffers = [buffer for buffer, *_ in pending]
     return title, pending, _speedups.block_word_stats(buffers)
 
@@ -84,6 +84,12 @@ HAND_MADE = [
     "<title>outside</title><p>no html element</p>",
     "<body><h3>h</h3><h4>not labelled</h4><table><tr><td>c1<td>c2</table></body>",
     "<html><body><p>x</p></body></html><p>after html</p>",
+    # hidden by style or not: the compiled walk asks is_hidden only when the style may hide
+    "<body><p style='DISPLAY : None'>a</p><p style='color:red'>b</p><p style>c</p>"
+    "<p style='visibility:HIDDEN;'>d</p><p style='display:block; x:nonee'>e</p>"
+    "<p style='diſplay:none'>f</p><p style='visibility:hİdden'>g</p>"
+    "<p style='display:&#110;one'>h</p><p aria-hidden=' TRUE '>i</p><p hidden>j</p>"
+    "<p style='font:bold' aria-hidden=false>k</p><p>" + "visible words " * 5 + "</p></body>",
 ]
 
 

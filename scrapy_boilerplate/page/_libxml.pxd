@@ -22,12 +22,52 @@ cdef inline bint has_attribute(xmlNode* node, const char* name) noexcept nogil:
     return False
 
 
+cdef inline bint _holds_ascii_word(const unsigned char* text, const char* word) noexcept nogil:
+    """Whether the ASCII ``text`` holds the lower-case ``word``, ASCII case ignored."""
+    cdef Py_ssize_t start = 0, k
+    while text[start] != 0:
+        k = 0
+        while word[k] != 0 and (text[start + k] | 0x20) == word[k]:
+            k += 1
+        if word[k] == 0:
+            return True
+        start += 1
+    return False
+
+
+cdef inline bint _style_may_hide(xmlAttr* attribute) noexcept nogil:
+    """False when the ``style`` value cannot match ``tags._HIDING_STYLE``: it is one text,
+    all ASCII, without ``none`` and ``hidden`` in any case (a value with other characters, which
+    case-insensitive matching may fold onto ASCII letters, may hide)."""
+    cdef xmlNode* child = attribute.children
+    cdef const unsigned char* text
+    cdef Py_ssize_t k = 0
+    if child is NULL:
+        return False  # "": no match
+    if child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL:
+        return True
+    text = child.content
+    while text[k] != 0:
+        if text[k] >= 0x80:
+            return True
+        k += 1
+    return _holds_ascii_word(text, b"none") or _holds_ascii_word(text, b"hidden")
+
+
 cdef inline bint may_hide(xmlNode* node) noexcept nogil:
-    """Whether ``node`` has one of ``tags.HIDING_ATTRIBUTES`` (then ``tags.is_hidden`` decides)."""
-    return node.properties is not NULL and (
-        has_attribute(node, b"hidden") or has_attribute(node, b"aria-hidden")
-        or has_attribute(node, b"style")
-    )
+    """Whether ``node`` may be hidden (then ``tags.is_hidden`` decides): it has a ``hidden`` or
+    ``aria-hidden`` attribute, or a ``style`` that may hide (:func:`_style_may_hide`)."""
+    cdef xmlAttr* attribute = node.properties
+    cdef const char* name
+    while attribute is not NULL:
+        if attribute.ns is NULL:
+            name = <const char*>attribute.name
+            if strcmp(name, b"hidden") == 0 or strcmp(name, b"aria-hidden") == 0:
+                return True
+            if strcmp(name, b"style") == 0 and _style_may_hide(attribute):
+                return True
+        attribute = attribute.next
+    return False
 
 
 cdef inline xmlNode* text_node_or_skip(xmlNode* node) noexcept nogil:

@@ -378,6 +378,10 @@ cdef class _Walker:
     cdef int in_body, in_anchor, in_ignorable, tag_level, in_hidden
     cdef list hidden_open  # addresses of the hidden elements around the walk's position
     cdef _Text chunk
+    # ``declared_elements`` found on the way (a skipped subtree is searched when skipped);
+    # ``declarable`` turns False where the reference must decide
+    cdef list headings, metas, scripts
+    cdef bint declarable
 
     def __cinit__(self, cetree._Element root, bint strict):
         self.strict = strict
@@ -391,6 +395,8 @@ cdef class _Walker:
         self.block_labels = set()
         self.hidden_open = []
         self.chunk = _Text()
+        self.headings, self.metas, self.scripts = [], [], []
+        self.declarable = True
 
     cdef run(self, xmlNode* root):
         cdef xmlNode* node = root
@@ -404,7 +410,13 @@ cdef class _Walker:
                 self.hidden_open.append(<size_t>node)
                 self.in_hidden += 1
                 self.flush_pending = True  # hidden text never shares a block with visible text
+            if self.declarable:
+                self.declarable = _declare(self.headings, self.metas, self.scripts, self.doc, node)
             skip = self.start(node, kind)
+            if skip and self.declarable and node.type == XML_ELEMENT_NODE:
+                self.declarable = _declare_below(
+                    self.headings, self.metas, self.scripts, self.doc, node
+                )
             child = NULL if skip or node.type != XML_ELEMENT_NODE else _first_child(node)
             if child is not NULL:
                 node = child
@@ -593,15 +605,60 @@ cdef class _Walker:
 
 
 def walk(cetree._Element root not None, bint strict_reference):
-    """Segment the tree under ``root``: ``(title, pending)`` as ``_Segmenter`` leaves them."""
+    """Segment the tree under ``root``: ``(title, pending)`` as ``_Segmenter`` leaves them, and
+    the :func:`declared_elements` of ``root``, found on the way."""
     if _LABELS_BY_TAG is None:
         _load_tables()
     walker = _Walker(root, strict_reference)
     walker.run(root._c_node)
-    return walker.title, walker.pending
+    declared = None
+    if walker.declarable and root._c_node.type == XML_ELEMENT_NODE:
+        declared = walker.headings, walker.metas, walker.scripts
+    return walker.title, walker.pending, declared
 
 
 # -- declared elements ---------------------------------------------------------------------------
+
+cdef bint _declare(
+    list headings, list metas, list scripts, cetree._Document doc, xmlNode* node
+) except -1:
+    """Append ``node`` to its list if it is an ``<h1>``, ``<meta>`` or ``<script>``; False
+    (the reference decides) for a namespaced element or an entity reference."""
+    cdef const char* name
+    if node.type == XML_ENTITY_REF_NODE:
+        return False
+    if node.type != XML_ELEMENT_NODE:
+        return True
+    if node.ns is not NULL:
+        return False
+    name = <const char*>node.name
+    if name[0] == c"h" and strcmp(name, b"h1") == 0:
+        headings.append(cetree.elementFactory(doc, node))
+    elif name[0] == c"m" and strcmp(name, b"meta") == 0:
+        metas.append(cetree.elementFactory(doc, node))
+    elif name[0] == c"s" and strcmp(name, b"script") == 0:
+        scripts.append(cetree.elementFactory(doc, node))
+    return True
+
+
+cdef bint _declare_below(
+    list headings, list metas, list scripts, cetree._Document doc, xmlNode* top
+) except -1:
+    """:func:`_declare` for every node below ``top``, in document order."""
+    cdef xmlNode* node = top.children
+    while node is not NULL:
+        if not _declare(headings, metas, scripts, doc, node):
+            return False
+        if node.type == XML_ELEMENT_NODE and node.children is not NULL:
+            node = node.children
+            continue
+        while node.next is NULL:
+            node = node.parent
+            if node is top:
+                return True
+        node = node.next
+    return True
+
 
 def declared_elements(cetree._Element root not None):
     """``(h1, meta, script)``: the elements ``root.iter("h1", "meta", "script")`` yields, by
@@ -609,34 +666,12 @@ def declared_elements(cetree._Element root not None):
     namespaced element or an entity reference, where lxml's matching has more rules."""
     cdef list headings = [], metas = [], scripts = []
     cdef xmlNode* top = root._c_node
-    cdef xmlNode* node = top
-    cdef xmlNode* next_node
-    cdef const char* name
-    if node.type != XML_ELEMENT_NODE:
+    if top.type != XML_ELEMENT_NODE:
         return None
-    while node is not NULL:
-        if node.type == XML_ELEMENT_NODE:
-            if node.ns is not NULL:
-                return None
-            name = <const char*>node.name
-            if name[0] == c"h" and strcmp(name, b"h1") == 0:
-                headings.append(cetree.elementFactory(root._doc, node))
-            elif name[0] == c"m" and strcmp(name, b"meta") == 0:
-                metas.append(cetree.elementFactory(root._doc, node))
-            elif name[0] == c"s" and strcmp(name, b"script") == 0:
-                scripts.append(cetree.elementFactory(root._doc, node))
-            next_node = node.children
-        elif node.type == XML_ENTITY_REF_NODE:
-            return None
-        else:
-            next_node = NULL
-        if next_node is NULL:  # no children: the next sibling, or an ancestor's
-            while node is not top and node.next is NULL:
-                node = node.parent
-            if node is top:
-                break
-            next_node = node.next
-        node = next_node
+    if not _declare(headings, metas, scripts, root._doc, top):
+        return None
+    if not _declare_below(headings, metas, scripts, root._doc, top):
+        return None
     return headings, metas, scripts
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..model.document import Element, TextDocument
-from .segmentation import compiled_twin
+from .segmentation import DECLARED_ELEMENTS, compiled_twin
 
 __all__ = ["Declarations", "declarations", "declared_elements_pure", "document_declarations"]
 
@@ -56,7 +56,13 @@ def declarations(root: Element) -> Declarations:
     """The :class:`Declarations` of the tree under ``root`` (``root`` itself included); the
     elements are found by the compiled twin of :func:`declared_elements_pure` when built."""
     found = _speedups.declared_elements(root) if _speedups is not None else None
-    headings, meta, scripts = found if found is not None else declared_elements_pure(root)
+    return _declarations_of(*(found if found is not None else declared_elements_pure(root)))
+
+
+def _declarations_of(
+    headings: list[Element], meta: list[Element], scripts: list[Element]
+) -> Declarations:
+    """The :class:`Declarations` of the found ``<h1>``, ``<meta>`` and ``<script>`` elements."""
     json_ld = tuple(script for script in scripts if script.get("type") == JSON_LD_TYPE)
     attributes = tuple((m.get("property"), m.get("name"), m.get("content")) for m in meta)
     return Declarations(tuple(headings), tuple(meta), json_ld, attributes)
@@ -80,7 +86,11 @@ def document_declarations(doc: TextDocument) -> Declarations | None:
     if memo is not None and memo[0] is doc.root:
         found: Declarations = memo[1]
         return found
-    found = declarations(doc.root)
+    walked = doc.memo.get(DECLARED_ELEMENTS)
+    if walked is not None and walked[0] is doc.root:  # found by the segmentation walk
+        found = _declarations_of(*walked[1])
+    else:
+        found = declarations(doc.root)
     doc.memo["declarations"] = (doc.root, found)
     return found
 

@@ -298,8 +298,9 @@ def segment(
     block takes the ``<title>``'s tag level; text just before ``<li>``/``<h1-3>`` gets their
     labels) and only the reference's ignorable tags are dropped.
     """
+    declared = None
     if _speedups is not None:
-        title, pending = _speedups.walk(root, strict_reference)
+        title, pending, declared = _speedups.walk(root, strict_reference)
     else:
         segmenter = _Segmenter(strict_reference)
         segmenter.run(root)
@@ -310,7 +311,10 @@ def segment(
         blocks = _build_blocks(pending)
     if not strict_reference:
         blocks = drop_hidden_blocks(blocks)
-    return TextDocument(blocks=blocks, title=title, root=root, url=url)
+    doc = TextDocument(blocks=blocks, title=title, root=root, url=url)
+    if declared is not None:  # the compiled walk found them on its way
+        doc.memo[DECLARED_ELEMENTS] = (root, declared)
+    return doc
 
 
 def document_title(root: Element) -> str | None:
@@ -361,6 +365,10 @@ def compiled_twin(module: str) -> ModuleType | None:
     except Exception:  # not built, or built against another lxml or Python
         return None
 
+
+#: ``doc.memo`` key of ``(root, (h1, meta, script elements))`` that the compiled walk found on
+#: its way (:mod:`.declarations` takes them instead of walking the tree again).
+DECLARED_ELEMENTS: Final = "declared_elements"
 
 _speedups = compiled_twin(f"{__package__}._speedups")
 #: True when segmentation runs the compiled twin of its walk and word counts.
