@@ -342,3 +342,23 @@ def test_the_environment_variable_selects_the_pure_python_code() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert nodes.ACCELERATED is not bool(os.environ.get(PURE_PYTHON_ENV))
+
+
+def test_element_bits_cached_by_raw_attribute_bytes() -> None:
+    # the compiled cache keys a namespace-less element by its name and raw attribute bytes:
+    # absent, empty and present values differ, as do tags; long values, values that are not
+    # one text and namespaced elements take the other keys; the answers are the reference's
+    long_class = "comment-list " * 60
+    root = parse_html(
+        "<html><body><div class='comment'>a</div><section class='comment'>b</section>"
+        "<div class=''>c</div><div class>d</div><div>e</div><div id='comment'>f</div>"
+        f"<div class='{long_class}'>g</div><aside role='navigation' class='x'>h</aside>"
+        "<div class='sidebar&amp;ad'>i</div><nav class='\u00e9l\u00e9ment'>j</nav>"
+        "<div class='comment'>again</div></body></html>"
+    )
+    for _ in range(2):  # the second pass answers from the cache
+        assert_same_element_bits(root)
+    entity = etree.fromstring("<div><p/></div>")
+    entity.set("class", "related")
+    entity.append(etree.Element("{urn:x}div", attrib={"class": "comment"}))
+    assert_same_element_bits(entity)

@@ -34,7 +34,7 @@ from ..model import labels as L
 from ..model.document import TextBlock, TextDocument
 from ..page.declarations import document_declarations
 from ..page.segmentation import compiled_twin
-from .rules import DENSITY_RULES, NUM_WORDS_RULES
+from .rules import DENSITY_RULES, NUM_WORDS_RULES, neighbour_decisions
 
 __all__ = [
     "feature_names",
@@ -92,8 +92,7 @@ def rule_decisions(doc: TextDocument) -> list[list[bool]]:
     decisions); per step, every block's decision: word-count tree, density tree, before the
     end-of-text markers, grouped, final."""
     blocks = doc.blocks
-    DENSITY_RULES(doc)
-    density = [block.is_content for block in blocks]
+    density = neighbour_decisions(blocks, DENSITY_RULES.rule)  # only recorded: not applied
     NUM_WORDS_RULES(doc)
     numwords = [block.is_content for block in blocks]
     TerminatingBlocksFinder()(doc)

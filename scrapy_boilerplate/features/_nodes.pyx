@@ -30,7 +30,8 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport fabs, log, log1p, signbit
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport strcmp, strlen
+from libc.string cimport memcpy, strcmp, strlen
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
     XML_COMMENT_NODE,
@@ -68,7 +69,7 @@ cdef list _KEYWORD_SEARCHES = None  # (pattern, bit) of the groups that are not 
 cdef dict _keyword_cache = {}  # lower-cased class/id names -> keyword bits
 cdef object _row_tail = None
 cdef dict _tail_cache = None
-cdef dict _mask_cache = {}  # (tag, values of MASK_ATTRIBUTES) -> element_bits
+cdef dict _mask_cache = {}  # _raw_mask_key or (tag, values of MASK_ATTRIBUTES) -> bits
 cdef dict _bare_masks = {}  # tag -> element_bits of an element without those attributes
 cdef dict _CONTAINER_INDEX = None  # structure's one-hot tags
 cdef dict _PARENT_INDEX = None
@@ -281,12 +282,59 @@ cdef object _mask_of(str tag, tuple values):
     return mask
 
 
+cdef object _raw_mask_key(xmlNode* node):
+    """The cache key of a namespace-less element's bits as one bytes object: its name, then
+    per attribute of ``MASK_ATTRIBUTES`` ``\\x01`` when absent or ``\\x02`` + its UTF-8 value
+    + NUL; None when a value is not plain text or the key would be long (the caller then reads
+    the values)."""
+    cdef char buffer[512]
+    cdef Py_ssize_t length = strlen(<const char*>node.name), k, size
+    cdef xmlAttr* attribute
+    cdef xmlNode* child
+    if length + 1 > 512:
+        return None
+    memcpy(buffer, node.name, length + 1)
+    length += 1
+    for k in range(_N_MASKED):
+        attribute = node.properties
+        while attribute is not NULL and not (
+            attribute.ns is NULL and strcmp(<const char*>attribute.name, _MASKED_C[k]) == 0
+        ):
+            attribute = attribute.next
+        if attribute is NULL:
+            if length + 1 > 512:
+                return None
+            buffer[length] = 1
+            length += 1
+            continue
+        child = attribute.children
+        if child is not NULL and (
+            child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL
+        ):
+            return None
+        size = 0 if child is NULL else strlen(<const char*>child.content)
+        if length + size + 2 > 512:
+            return None
+        buffer[length] = 2
+        if size:
+            memcpy(buffer + length + 1, child.content, size)
+        buffer[length + 1 + size] = 0
+        length += size + 2
+    return PyBytes_FromStringAndSize(buffer, length)
+
+
 cdef object _element_mask(xmlNode* node, object element, object tag, object doc=None):
     """``structure.element_bits(element)``, cached by the tag and the values of the
-    attributes it reads (it depends on nothing else); ``element`` may be None when ``doc``,
-    its document, is given (its proxy is made only if the reference must run)."""
+    attributes it reads (it depends on nothing else; for a namespace-less element by their
+    raw bytes, :func:`_raw_mask_key`); ``element`` may be None when ``doc``, its document, is
+    given (its proxy is made only if the reference must run)."""
     cdef Py_ssize_t k
     cdef list key = [tag]
+    raw = _raw_mask_key(node) if node.ns is NULL else None
+    if raw is not None:
+        mask = _mask_cache.get(raw)
+        if mask is not None:
+            return mask
     for k in range(_N_MASKED):
         value = _attribute_value(node, _MASKED_C[k])
         if value is False:
@@ -295,11 +343,14 @@ cdef object _element_mask(xmlNode* node, object element, object tag, object doc=
             return _element_bits(element)
         key.append(value)
     frozen = tuple(key)
-    mask = _mask_cache.get(frozen)
-    if mask is None:
-        if len(_mask_cache) >= _CACHE_LIMIT:
-            _mask_cache.clear()
-        mask = _mask_cache[frozen] = _mask_of(tag, frozen[1:])
+    if raw is None:
+        raw = frozen
+        mask = _mask_cache.get(raw)
+        if mask is not None:
+            return mask
+    if len(_mask_cache) >= _CACHE_LIMIT:
+        _mask_cache.clear()
+    mask = _mask_cache[raw] = _mask_of(tag, frozen[1:])
     return mask
 
 

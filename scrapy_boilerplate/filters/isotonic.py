@@ -34,6 +34,7 @@ when built, unless :data:`~scrapy_boilerplate.page.segmentation.PURE_PYTHON_ENV`
 from __future__ import annotations
 
 import math
+import operator
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,8 +165,8 @@ def smooth_tree(
 
 
 def _finite(values: array[float]) -> bool:
-    """Whether every value is finite (no NaN, no infinity; ``values`` not empty)."""
-    return not any(map(math.isnan, values)) and -math.inf < min(values) <= max(values) < math.inf
+    """Whether every value is finite (no NaN, no infinity)."""
+    return all(map(math.isfinite, values))
 
 
 def _check_tree(parent: Sequence[int]) -> None:
@@ -173,6 +174,8 @@ def _check_tree(parent: Sequence[int]) -> None:
         return
     if parent[0] != -1:
         raise ValueError("node 0 is the root: parent[0] must be -1")
+    if all(map(operator.lt, parent[1:], range(1, len(parent)))) and min(parent[1:], default=0) >= 0:
+        return  # the usual case, checked without a Python loop
     for i in range(1, len(parent)):
         if not 0 <= parent[i] < i:
             raise ValueError(f"parent[{i}] = {parent[i]}: a parent must come before its child")
