@@ -63,6 +63,10 @@ def assert_same_nodes(
             continue
         area = nodes.areas(pure)
         tree = nodes.fold_hidden(pure, area)
+        for min_area in (0.0, nodes.MIN_AREA, 150.0):
+            assert nodes.fold_hidden(pure, area, min_area) == nodes.fold_hidden_pure(
+                pure, area, min_area
+            )
         fast_rows = node_features.node_feature_rows(pure, tree, area)
         pure_rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert repr(fast_rows) == repr(pure_rows)  # exact floats, and floats only
@@ -320,6 +324,10 @@ def test_every_shared_dataset_page(dataset: str) -> None:
             continue
         area = nodes.areas(pure)
         tree = nodes.fold_hidden(pure, area)
+        for min_area in (0.0, nodes.MIN_AREA, 150.0):
+            assert nodes.fold_hidden(pure, area, min_area) == nodes.fold_hidden_pure(
+                pure, area, min_area
+            )
         rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert node_features.node_feature_rows(pure, tree, area) == rows, page.id
         scores = template_scores_pure(model, rows)
@@ -362,3 +370,15 @@ def test_element_bits_cached_by_raw_attribute_bytes() -> None:
     entity.set("class", "related")
     entity.append(etree.Element("{urn:x}div", attrib={"class": "comment"}))
     assert_same_element_bits(entity)
+
+
+def test_compiled_fold_leaves_malformed_tables_to_the_reference() -> None:
+    # a parent that does not come before its child: the twin declines, the reference decides
+    assert _nodes.fold_hidden([-1, 2, 0], [50.0, 1.0, 1.0], 16.0) is None
+    assert _nodes.fold_hidden([-1, 0], [50.0], 16.0) is None
+    assert _nodes.fold_hidden([-1, 0, 1, 0], [50.0, 1.0, 1.0, 40.0], 16.0) == (
+        [0, 3],
+        [-1, 0],
+        [2.0, 1.0],
+        [0, 0, 0, 1],
+    )

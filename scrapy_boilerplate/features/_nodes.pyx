@@ -1349,3 +1349,45 @@ cdef bint _structure_fill(list blocks, selected, double* out, Py_ssize_t stride)
         free(totals)
         free(node_at)
     return True
+
+
+def fold_hidden(list parent, list area, double min_area):
+    """``nodes.fold_hidden_pure`` of a table's ``parent`` column and its ``area`` list, as the
+    ``(nodes, parent, weight, owner)`` lists of its ``VisibleTree``; None (the reference
+    decides) when a parent does not come before its child."""
+    cdef Py_ssize_t n = len(parent), i, up, visible = 0
+    cdef Py_ssize_t* owner_of = NULL
+    cdef Py_ssize_t* node_of = NULL
+    cdef double* weight_of = NULL
+    cdef list nodes = [], tree_parent = [], weight = [], owner = []
+    if len(area) != n:
+        return None
+    try:
+        owner_of = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        node_of = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        weight_of = <double*>malloc((n + 1) * sizeof(double))
+        if owner_of is NULL or node_of is NULL or weight_of is NULL:
+            raise MemoryError()
+        for i in range(n):
+            up = parent[i]
+            if up >= i:
+                return None
+            if up < 0 or <double>area[i] >= min_area:
+                owner_of[i] = visible
+                node_of[visible] = i
+                weight_of[visible] = 1.0
+                tree_parent.append(owner_of[up] if up >= 0 else -1)
+                nodes.append(i)
+                visible += 1
+            else:
+                owner_of[i] = owner_of[up]
+                if node_of[owner_of[up]] == up:  # a hidden child of a visible node
+                    weight_of[owner_of[up]] += 1.0
+            owner.append(owner_of[i])
+        for i in range(visible):
+            weight.append(weight_of[i])
+        return nodes, tree_parent, weight, owner
+    finally:
+        free(owner_of)
+        free(node_of)
+        free(weight_of)

@@ -65,6 +65,7 @@ __all__ = [
     "node_table_pure",
     "areas",
     "fold_hidden",
+    "fold_hidden_pure",
     "block_owners",
     "block_link_counts",
 ]
@@ -319,6 +320,18 @@ def areas(table: NodeTable) -> list[float]:
 
 
 def fold_hidden(table: NodeTable, area: Sequence[float], min_area: float = MIN_AREA) -> VisibleTree:
+    """:func:`fold_hidden_pure`, by the compiled twin in ``_nodes`` when it is built."""
+    if _nodes is not None:
+        parent, areas_ = table.parent, area if isinstance(area, list) else list(area)
+        folded = _nodes.fold_hidden(parent, areas_, min_area)
+        if folded is not None:
+            return VisibleTree(*folded)
+    return fold_hidden_pure(table, area, min_area)
+
+
+def fold_hidden_pure(
+    table: NodeTable, area: Sequence[float], min_area: float = MIN_AREA
+) -> VisibleTree:
     """The visible tree: nodes with ``area >= min_area`` (and ``<body>``), hidden ones folded
     into their nearest visible ancestor (module docstring)."""
     nodes: list[int] = []
