@@ -151,23 +151,37 @@ cdef inline bint _among(const char* name, const char** names, Py_ssize_t n) noex
     return False
 
 
-cdef object _attribute_value(xmlNode* node, const char* name):
-    """lxml's ``node.get(name)`` for a namespace-less ``name``: ``None`` when absent, ``False``
-    for a value that is not plain text (then the caller asks lxml)."""
+cdef int _plain_attribute(xmlNode* node, const char* name, const char** content) noexcept:
+    """Find the namespace-less attribute ``name``: 0 when absent, 1 when its value is plain
+    text (``content`` set to it, NULL for ""), -1 when it is not (lxml must be asked)."""
     cdef xmlAttr* attribute = node.properties
     cdef xmlNode* child
     while attribute is not NULL:
         if attribute.ns is NULL and strcmp(<const char*>attribute.name, name) == 0:
             child = attribute.children
+            content[0] = NULL
             if child is NULL:
-                return ""
+                return 1
             if child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL:
-                return False
-            return PyUnicode_DecodeUTF8(
-                <const char*>child.content, strlen(<const char*>child.content), NULL
-            )
+                return -1
+            content[0] = <const char*>child.content
+            return 1
         attribute = attribute.next
-    return None
+    return 0
+
+
+cdef object _attribute_value(xmlNode* node, const char* name):
+    """lxml's ``node.get(name)`` for a namespace-less ``name``: ``None`` when absent, ``False``
+    for a value that is not plain text (then the caller asks lxml)."""
+    cdef const char* content
+    cdef int found = _plain_attribute(node, name, &content)
+    if found == 0:
+        return None
+    if found < 0:
+        return False
+    if content is NULL:
+        return ""
+    return PyUnicode_DecodeUTF8(content, strlen(content), NULL)
 
 
 def _literal_set(pattern):
@@ -289,35 +303,28 @@ cdef object _raw_mask_key(xmlNode* node):
     the values)."""
     cdef char buffer[512]
     cdef Py_ssize_t length = strlen(<const char*>node.name), k, size
-    cdef xmlAttr* attribute
-    cdef xmlNode* child
+    cdef const char* content
+    cdef int found
     if length + 1 > 512:
         return None
     memcpy(buffer, node.name, length + 1)
     length += 1
     for k in range(_N_MASKED):
-        attribute = node.properties
-        while attribute is not NULL and not (
-            attribute.ns is NULL and strcmp(<const char*>attribute.name, _MASKED_C[k]) == 0
-        ):
-            attribute = attribute.next
-        if attribute is NULL:
+        found = _plain_attribute(node, _MASKED_C[k], &content)
+        if found < 0:
+            return None
+        if found == 0:
             if length + 1 > 512:
                 return None
             buffer[length] = 1
             length += 1
             continue
-        child = attribute.children
-        if child is not NULL and (
-            child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL
-        ):
-            return None
-        size = 0 if child is NULL else strlen(<const char*>child.content)
+        size = 0 if content is NULL else strlen(content)
         if length + size + 2 > 512:
             return None
         buffer[length] = 2
         if size:
-            memcpy(buffer + length + 1, child.content, size)
+            memcpy(buffer + length + 1, content, size)
         buffer[length + 1 + size] = 0
         length += size + 2
     return PyBytes_FromStringAndSize(buffer, length)

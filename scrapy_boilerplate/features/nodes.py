@@ -322,8 +322,7 @@ def areas(table: NodeTable) -> list[float]:
 def fold_hidden(table: NodeTable, area: Sequence[float], min_area: float = MIN_AREA) -> VisibleTree:
     """:func:`fold_hidden_pure`, by the compiled twin in ``_nodes`` when it is built."""
     if _nodes is not None:
-        parent, areas_ = table.parent, area if isinstance(area, list) else list(area)
-        folded = _nodes.fold_hidden(parent, areas_, min_area)
+        folded = _nodes.fold_hidden(table.parent, list(area), min_area)
         if folded is not None:
             return VisibleTree(*folded)
     return fold_hidden_pure(table, area, min_area)
