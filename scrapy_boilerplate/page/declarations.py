@@ -4,7 +4,9 @@ The headline finder and the learned scorer's metadata features read a page's ``<
 its ``<meta>`` tags and its JSON-LD scripts. Each used to walk the whole tree for its own
 elements (an XPath ``//meta[…]`` costs about as much as a walk); :func:`declarations` collects
 all three in one walk of the tree, in document order (by the compiled twin in ``_speedups``
-when it is built), and :func:`document_declarations` keeps the answer with the document.
+when it is built), and :func:`document_declarations` keeps the answer with the document. A
+document segmented by the compiled walk already holds the elements (found on that walk's way,
+``segmentation.DECLARED_ELEMENTS``): then no walk is made here at all.
 """
 
 from __future__ import annotations
