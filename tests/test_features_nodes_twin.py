@@ -230,6 +230,25 @@ def test_internal_links(host: str) -> None:
 TITLE_WORDS = ["storm", "coast", "monday", "\u00e9t\u00e9", "i\u0307stanbul", "x", "2024"]
 
 
+LONG_WORD = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2  # 90 letters
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\x1cb\x1dc\x1ed\x1fe\x0bf\x0cg\rh Storm",  # str.isspace's ASCII control spaces
+        "\x00\x01\x7f STORM,coast;MONDAY!! storms storm_coast 2024x",
+        f"the {LONG_WORD.upper()} word, {LONG_WORD[:-1]} and {LONG_WORD}",
+        "   \t\n  ",
+        "!!! -- ...",
+    ],
+)
+def test_ascii_texts_are_counted_on_their_bytes(text: str) -> None:
+    """All-ASCII texts take the twin's byte path: the same counts as the reference."""
+    html = f"<body><p>{text}<a href=/x>{text}</a>{text}</p>{text}</body>"
+    assert_same_nodes(parse_html(html), URL, f"Storm on the coast: {LONG_WORD} Monday 2024x")
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_title_words_of_random_texts(seed: int) -> None:
     """The twin's shortcuts (length and first-character tests, ASCII texts not lowered)."""

@@ -26,7 +26,7 @@ from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.math cimport fabs, log, log1p, signbit
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -415,6 +415,20 @@ cdef class _Vocabulary:
             else:
                 self.non_ascii_first = True
 
+    cdef bint holds_ascii(self, const unsigned char* run, Py_ssize_t length) except -1:
+        """Whether the ASCII ``run`` (letters and digits), lower-cased, is one of the words
+        (``may_hold`` is asked first)."""
+        cdef char buffer[64]
+        cdef Py_ssize_t k
+        cdef str word
+        if length > 64:
+            word = PyUnicode_DecodeASCII(<const char*>run, length, NULL).lower()
+        else:
+            for k in range(length):
+                buffer[k] = run[k] | 0x20 if 65 <= run[k] <= 90 else run[k]
+            word = PyUnicode_DecodeASCII(buffer, length, NULL)
+        return word in self.words
+
     cdef inline bint may_hold(self, Py_ssize_t first, Py_ssize_t length) noexcept:
         if length < self.shortest or length > self.longest:
             return False
@@ -674,8 +688,9 @@ cdef class _Walk:
     cdef _Vocabulary vocabulary
     cdef bint keep_hidden
     cdef Py_ssize_t position, in_anchor
-    cdef list stack  # open node numbers
-    cdef list anchors  # per open node: 1 for an <a href>
+    cdef Py_ssize_t* stack  # open node numbers, innermost last
+    cdef char* anchors  # per open node: 1 for an <a href>
+    cdef Py_ssize_t depth, capacity  # open nodes; room of ``stack`` and ``anchors``
 
     def __cinit__(self, str host, vocabulary, bint keep_hidden):
         self.table = _Table()
@@ -683,18 +698,49 @@ cdef class _Walk:
         self.host = host
         self.vocabulary = _Vocabulary(vocabulary) if vocabulary else None
         self.keep_hidden = keep_hidden
-        self.stack = []
-        self.anchors = []
+        self.capacity = 64
+        self.stack = <Py_ssize_t*>malloc(self.capacity * sizeof(Py_ssize_t))
+        self.anchors = <char*>malloc(self.capacity)
+        if self.stack is NULL or self.anchors is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.stack)
+        free(self.anchors)
+
+    cdef int push(self, Py_ssize_t node, bint is_anchor) except -1:
+        cdef Py_ssize_t* stack
+        cdef char* anchors
+        if self.depth == self.capacity:
+            stack = <Py_ssize_t*>realloc(self.stack, 2 * self.capacity * sizeof(Py_ssize_t))
+            if stack is NULL:
+                raise MemoryError()
+            self.stack = stack
+            anchors = <char*>realloc(self.anchors, 2 * self.capacity)
+            if anchors is NULL:
+                raise MemoryError()
+            self.anchors = anchors
+            self.capacity *= 2
+        self.stack[self.depth] = node
+        self.anchors[self.depth] = is_anchor
+        self.depth += 1
+        return 0
 
     cdef int text(self, xmlNode* first) except -1:
         """Count the text (or tail) starting at ``first`` for the innermost open node."""
         cdef str text
-        cdef Py_ssize_t length = 0, chars = 0, words = 0, node
+        cdef Py_ssize_t length = 0, chars = 0, words = 0, title_words = 0
         cdef Py_UCS4 c
         cdef bint in_run = False, run_has_word = False
-        cdef Py_ssize_t* row
-        if not self.stack or _text_node_or_skip(first) is NULL:
+        cdef xmlNode* node = _text_node_or_skip(first)
+        if self.depth == 0 or node is NULL:
             return 0
+        if (
+            _text_node_or_skip(node.next) is NULL
+            and node.content is not NULL
+            and self.ascii_counts(node.content, &length, &chars, &words, &title_words)
+        ):
+            return self.add_text(length, chars, words, title_words)
         text = _collect_text(first)
         if not text:
             return 0
@@ -711,8 +757,61 @@ cdef class _Walk:
                     run_has_word = True
         if run_has_word:
             words += 1
-        node = self.stack[len(self.stack) - 1]
-        row = self.table.row(node)
+        if words and self.vocabulary is not None:
+            title_words = self.vocabulary.count(text)
+        return self.add_text(length, chars, words, title_words)
+
+    cdef bint ascii_counts(
+        self,
+        const unsigned char* text,
+        Py_ssize_t* length,
+        Py_ssize_t* chars,
+        Py_ssize_t* words,
+        Py_ssize_t* title_words,
+    ) except -1:
+        """The counts of :meth:`text` for an all-ASCII ``text``, found on its bytes; False
+        (counts left as they are) at its first other byte. Spaces are ``str.isspace``'s
+        ASCII ones (9-13, 28-32), words are runs between them holding a letter or digit,
+        title words lower-cased runs of letters and digits in the vocabulary."""
+        cdef Py_ssize_t k = 0, n_chars = 0, n_words = 0, n_title = 0, start = -1
+        cdef unsigned char c, first = 0
+        cdef bint run_has_word = False, alnum
+        cdef _Vocabulary vocabulary = self.vocabulary
+        while True:
+            c = text[k]
+            if c >= 0x80:
+                return False
+            alnum = (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
+            if alnum:
+                if start < 0:
+                    start = k
+                    first = c | 0x20 if 65 <= c <= 90 else c
+                run_has_word = True
+            else:
+                if start >= 0:
+                    if vocabulary is not None and vocabulary.may_hold(first, k - start):
+                        n_title += vocabulary.holds_ascii(text + start, k - start)
+                    start = -1
+                if c == 0:
+                    break
+                if (9 <= c <= 13) or (28 <= c <= 32):
+                    n_words += run_has_word
+                    run_has_word = False
+                    k += 1
+                    continue
+            n_chars += 1
+            k += 1
+        length[0] = k
+        chars[0] = n_chars
+        words[0] = n_words + run_has_word
+        title_words[0] = n_title
+        return True
+
+    cdef int add_text(
+        self, Py_ssize_t length, Py_ssize_t chars, Py_ssize_t words, Py_ssize_t title_words
+    ) except -1:
+        """Add a text's counts to the innermost open node and move the position on."""
+        cdef Py_ssize_t* row = self.table.row(self.stack[self.depth - 1])
         row[C_HTML_BYTES] += length
         if chars == 0:
             return 0
@@ -723,8 +822,7 @@ cdef class _Walk:
         if self.in_anchor:
             row[C_ANCHOR_CHARS] += chars
             row[C_ANCHOR_WORDS] += words
-        if self.vocabulary is not None:
-            row[C_TITLE_WORDS] += self.vocabulary.count(text)
+        row[C_TITLE_WORDS] += title_words
         return 0
 
     cdef int start(self, cetree._Document doc, xmlNode* node) except -2:
@@ -732,51 +830,51 @@ cdef class _Walk:
         cdef Py_ssize_t attributes = _attribute_bytes(node), tag = _characters(node.name)
         cdef Py_ssize_t number
         cdef Py_ssize_t* row
-        cdef object element = None
-        cdef object href
         cdef bint is_anchor
+        cdef object href
         if attributes < 0:
             return -1
         if _among(<const char*>node.name, _SKIPPED_C, _N_SKIPPED) or (
             not self.keep_hidden and _may_hide(node)
             and _is_hidden(cetree.elementFactory(doc, node))
         ):
-            if self.stack:
-                row = self.table.row(self.stack[len(self.stack) - 1])
+            if self.depth:
+                row = self.table.row(self.stack[self.depth - 1])
                 row[C_HTML_BYTES] += _text_length(node.children) + 2 * tag + 5 + attributes
             return 0
         number = self.table.size
         row = self.table.add()
-        element = cetree.elementFactory(doc, node)
-        self.elements.append(element)
-        row[C_PARENT] = self.stack[len(self.stack) - 1] if self.stack else -1
-        row[C_DEPTH] = len(self.stack)
+        self.elements.append(cetree.elementFactory(doc, node))
+        row[C_PARENT] = self.stack[self.depth - 1] if self.depth else -1
+        row[C_DEPTH] = self.depth
         is_anchor = False
         if strcmp(<const char*>node.name, b"a") == 0 and _has_attribute(node, b"href"):
             is_anchor = True
-            href = element.get("href")
             row[C_LINKS] = 1
+            href = _attribute_value(node, b"href")
+            if href is False:
+                href = self.elements[len(self.elements) - 1].get("href")
             row[C_INTERNAL_LINKS] = _internal(href, self.host)
-        self.anchors.append(is_anchor)
         self.in_anchor += is_anchor
         row[C_IMAGES] = strcmp(<const char*>node.name, b"img") == 0
         row[C_INPUTS] = _among(<const char*>node.name, _INPUTS_C, _N_INPUTS)
         row[C_HTML_BYTES] = 2 * tag + 5 + attributes
         row[C_FIRST_CHAR] = self.position
         row[C_LAST_CHAR] = self.position
-        self.stack.append(number)
+        self.push(number, is_anchor)
         return 1
 
     cdef int end(self) except -1:
         """Close the innermost open node and add its counts to its parent's."""
-        cdef Py_ssize_t node = self.stack.pop()
-        cdef Py_ssize_t* row = self.table.row(node)
+        cdef Py_ssize_t* row
         cdef Py_ssize_t* up
         cdef int k
-        self.in_anchor -= <bint>self.anchors.pop()
+        self.depth -= 1
+        row = self.table.row(self.stack[self.depth])
+        self.in_anchor -= self.anchors[self.depth]
         row[C_LAST_CHAR] = self.position
-        if self.stack:
-            up = self.table.row(self.stack[len(self.stack) - 1])
+        if self.depth:
+            up = self.table.row(self.stack[self.depth - 1])
             for k in range(C_WORDS, C_HTML_BYTES + 1):
                 up[k] += row[k]
         return 0
