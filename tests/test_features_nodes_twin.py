@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from lxml import etree
@@ -38,7 +39,7 @@ from scrapy_boilerplate.features.structure import (
 )
 from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV
+from scrapy_boilerplate.page.segmentation import PURE_PYTHON_ENV, segment
 
 _nodes = twin_or_skip("scrapy_boilerplate.features._nodes")
 
@@ -51,6 +52,7 @@ def assert_same_nodes(
 ) -> None:
     """Both walks (and both row builders) agree, with and without hidden elements kept;
     ``taken``: the compiled walk takes the tree (no fallback to the reference)."""
+    blocks = segment(root, url=url).blocks if root is not None else []
     for keep_hidden in (False, True):
         fast = nodes.node_table(root, url, title, keep_hidden=keep_hidden)
         pure = nodes.node_table_pure(root, url, title, keep_hidden=keep_hidden)
@@ -62,11 +64,14 @@ def assert_same_nodes(
         if not len(pure):
             continue
         area = nodes.areas(pure)
+        assert repr(area) == repr(nodes.areas_pure(pure))
         tree = nodes.fold_hidden(pure, area)
         for min_area in (0.0, nodes.MIN_AREA, 150.0):
             assert nodes.fold_hidden(pure, area, min_area) == nodes.fold_hidden_pure(
                 pure, area, min_area
             )
+        owners = nodes.block_owners_pure(pure, tree, blocks)
+        assert nodes.block_owners(pure, tree, blocks) == owners
         fast_rows = node_features.node_feature_rows(pure, tree, area)
         pure_rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert repr(fast_rows) == repr(pure_rows)  # exact floats, and floats only
@@ -342,11 +347,15 @@ def test_every_shared_dataset_page(dataset: str) -> None:
         if not len(pure):
             continue
         area = nodes.areas(pure)
+        assert repr(area) == repr(nodes.areas_pure(pure)), page.id
         tree = nodes.fold_hidden(pure, area)
         for min_area in (0.0, nodes.MIN_AREA, 150.0):
             assert nodes.fold_hidden(pure, area, min_area) == nodes.fold_hidden_pure(
                 pure, area, min_area
             )
+        blocks = segment(root, url=page.url).blocks
+        owners = nodes.block_owners_pure(pure, tree, blocks)
+        assert nodes.block_owners(pure, tree, blocks) == owners, page.id
         rows = node_features.node_feature_rows_pure(pure, tree, area)
         assert node_features.node_feature_rows(pure, tree, area) == rows, page.id
         scores = template_scores_pure(model, rows)
@@ -401,3 +410,28 @@ def test_compiled_fold_leaves_malformed_tables_to_the_reference() -> None:
         [2.0, 1.0],
         [0, 0, 0, 1],
     )
+
+
+def test_block_owners_of_elements_outside_the_table() -> None:
+    # a block without element, one above <body> and one inside a skipped element: <body>'s
+    # owner (0) for the first two, the nearest node's owner for the third, both ways
+    root = parse_html(
+        "<html><body><div><p>one</p><script>x</script></div><p>two</p></body></html>"
+    )
+    table = nodes.node_table(root, URL)
+    tree = nodes.fold_hidden(table, nodes.areas(table), 0.0)
+    script = root.find(".//script")
+    blocks = [
+        SimpleNamespace(element=None),
+        SimpleNamespace(element=root),
+        SimpleNamespace(element=script),
+        SimpleNamespace(element=root.findall(".//p")[1]),
+    ]
+    expected = nodes.block_owners_pure(table, tree, blocks)  # type: ignore[arg-type]
+    assert expected == [0, 0, tree.owner[table.index()[script.getparent()]], 3]
+    assert _nodes.block_owners(table.elements, tree.owner, blocks) == expected
+
+
+def test_compiled_areas_decline_columns_of_other_lengths() -> None:
+    assert _nodes.areas([1, 2], [0], [0, 0], 100.0, 30.0) is None
+    assert _nodes.areas([3, 0], [1, 0], [0, 2], 100.0, 30.0) == [103.0, 60.0]

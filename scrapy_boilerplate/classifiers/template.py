@@ -136,11 +136,11 @@ class PageNodes:
 
     @property
     def visible_area(self) -> list[float]:
-        return [self.area[i] for i in self.tree.nodes]
+        return list(map(self.area.__getitem__, self.tree.nodes))
 
     @property
     def visible_words(self) -> list[int]:
-        return [self.table.words[i] for i in self.tree.nodes]
+        return list(map(self.table.words.__getitem__, self.tree.nodes))
 
 
 def page_nodes(doc: TextDocument) -> PageNodes:
@@ -212,7 +212,9 @@ def node_weights(
     if weighting == "paper":
         return list(hidden_weight)
     if weighting == "words":
-        return [w + math.sqrt(n) for w, n in zip(hidden_weight, words, strict=True)]
+        if len(hidden_weight) != len(words):
+            raise ValueError("one weight and one word count per node")
+        return list(map(operator.add, hidden_weight, map(math.sqrt, words)))
     raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, not {weighting!r}")
 
 

@@ -1496,3 +1496,54 @@ def fold_hidden(list parent, list area, double min_area):
         free(owner_of)
         free(node_of)
         free(weight_of)
+
+
+# -- areas and block owners ---------------------------------------------------------------------
+
+def areas(list chars, list images, list inputs, double image_area, double input_area):
+    """``nodes.areas_pure`` of the table's columns: ``chars + image_area·images +
+    input_area·inputs`` per node, in that order of operations; ``None`` when the columns
+    differ in length."""
+    cdef Py_ssize_t n = len(chars), i
+    if len(images) != n or len(inputs) != n:
+        return None
+    return [
+        <double>(<Py_ssize_t>chars[i]) + image_area * <double>(<Py_ssize_t>images[i])
+        + input_area * <double>(<Py_ssize_t>inputs[i])
+        for i in range(n)
+    ]
+
+
+def block_owners(list elements, list owner, list blocks):
+    """``nodes.block_owners_pure``: per block, ``owner`` of the nearest ancestor-or-self of
+    its element among ``elements`` (0 without one), found by libxml2 node address."""
+    cdef _PointerMap index
+    cdef Py_ssize_t i, found
+    cdef size_t slot
+    cdef cetree._Element element
+    cdef xmlNode* node
+    cdef list owners = []
+    _map_init(&index, len(elements))
+    try:
+        for i in range(len(elements)):
+            element = <cetree._Element?>elements[i]
+            slot = _map_slot(&index, <size_t>element._c_node)
+            if index.keys[slot] == <size_t>element._c_node:  # the last of duplicates, as a dict
+                index.values[slot] = i
+            else:
+                _map_put(&index, <size_t>element._c_node, i)
+        for block in blocks:
+            first = block.element
+            found = -1
+            if first is not None:
+                element = <cetree._Element?>first
+                node = element._c_node
+                while node is not NULL:
+                    found = _map_get(&index, <size_t>node)
+                    if found >= 0:
+                        break
+                    node = node.parent
+            owners.append(owner[found] if found >= 0 else 0)
+    finally:
+        _map_free(&index)
+    return owners

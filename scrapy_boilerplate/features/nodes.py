@@ -64,9 +64,11 @@ __all__ = [
     "node_table",
     "node_table_pure",
     "areas",
+    "areas_pure",
     "fold_hidden",
     "fold_hidden_pure",
     "block_owners",
+    "block_owners_pure",
     "block_link_counts",
 ]
 
@@ -312,6 +314,17 @@ def node_table_pure(
 
 
 def areas(table: NodeTable) -> list[float]:
+    """:func:`areas_pure`, by the compiled twin in ``_nodes`` when it is built."""
+    if _nodes is not None:
+        area: list[float] | None = _nodes.areas(
+            table.chars, table.images, table.inputs, IMAGE_AREA, INPUT_AREA
+        )
+        if area is not None:
+            return area
+    return areas_pure(table)
+
+
+def areas_pure(table: NodeTable) -> list[float]:
     """The area proxy of every node: ``chars + IMAGE_AREA·images + INPUT_AREA·inputs``."""
     return [
         chars + IMAGE_AREA * images + INPUT_AREA * inputs
@@ -351,6 +364,16 @@ def fold_hidden_pure(
 
 
 def block_owners(table: NodeTable, tree: VisibleTree, blocks: Sequence[TextBlock]) -> list[int]:
+    """:func:`block_owners_pure`, by the compiled twin in ``_nodes`` when it is built."""
+    if _nodes is not None:
+        owners: list[int] = _nodes.block_owners(table.elements, tree.owner, list(blocks))
+        return owners
+    return block_owners_pure(table, tree, blocks)
+
+
+def block_owners_pure(
+    table: NodeTable, tree: VisibleTree, blocks: Sequence[TextBlock]
+) -> list[int]:
     """The visible node of each block: the owner of its element, or of the nearest ancestor
     that is a node (``<body>``, visible node 0, when there is none)."""
     index = table.index()

@@ -33,6 +33,7 @@ when built, unless :data:`~scrapy_boilerplate.page.segmentation.PURE_PYTHON_ENV`
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from array import array
@@ -159,9 +160,16 @@ def smooth_tree(
         raise ValueError("penalties must be non-negative and finite")
     grid = exact_grid(xs) if levels == 0 else level_grid(levels)
     chosen, cost = smooth_levels(array("i", parent), xs, ws, gs, grid)
-    values = [grid[k] for k in chosen]
-    roots = [i for i in range(n) if i == 0 or chosen[i] > chosen[parent[i]]]
-    return Smoothing(values, cost, roots)
+    values = list(map(grid.__getitem__, chosen))
+    return Smoothing(values, cost, _segment_roots(parent, chosen))
+
+
+def _segment_roots(parent: Sequence[int], chosen: Sequence[int]) -> list[int]:
+    """The root and every node whose level is above its parent's (ascending)."""
+    if not chosen:
+        return []
+    above = map(operator.gt, chosen[1:], map(chosen.__getitem__, parent[1:]))
+    return [0, *itertools.compress(range(1, len(chosen)), above)]
 
 
 def _finite(values: array[float]) -> bool:
