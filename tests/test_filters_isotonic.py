@@ -234,6 +234,9 @@ def test_empty_tree() -> None:
         ([-1, -1], [0.5, 0.5], [1.0, 1.0], [0.0, 0.0], "before its child"),
         ([-1], [0.5, 0.5], [1.0], [0.0], "same length"),
         ([-1], [float("nan")], [1.0], [0.0], "finite"),
+        ([-1, 0], [float("inf"), float("-inf")], [1.0, 1.0], [0.0, 0.0], "finite"),
+        ([-1, 0], [0.5, 0.5], [1.0, float("inf")], [0.0, 0.0], "positive and finite"),
+        ([-1, 0], [0.5, 0.5], [1.0, 1.0], [0.0, float("inf")], "non-negative and finite"),
         ([-1], [0.5], [0.0], [0.0], "positive"),
         ([-1], [0.5], [1.0], [-1.0], "non-negative"),
     ],
@@ -241,6 +244,13 @@ def test_empty_tree() -> None:
 def test_malformed_input_is_refused(parent, x, w, gamma, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         smooth_tree(parent, x, w, gamma)
+
+
+def test_finite_values_whose_sum_overflows_are_finite() -> None:
+    assert isotonic._finite(array("d", [1e308, 1e308, -1e308]))
+    assert not isotonic._finite(array("d", [1e308, 1e308, float("nan")]))
+    result = smooth_tree([-1, 0], [0.5, 0.5], [1e308, 1e308], [0.0, 0.0])
+    assert result.values == [0.5, 0.5]
 
 
 def test_level_grid() -> None:

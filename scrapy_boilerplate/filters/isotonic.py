@@ -173,8 +173,9 @@ def _segment_roots(parent: Sequence[int], chosen: Sequence[int]) -> list[int]:
 
 
 def _finite(values: array[float]) -> bool:
-    """Whether every value is finite (no NaN, no infinity)."""
-    return all(map(math.isfinite, values))
+    """Whether every value is finite (no NaN, no infinity): a finite sum says so at once (an
+    infinity or a NaN makes the sum one), an overflowing sum is checked value by value."""
+    return math.isfinite(sum(values)) or all(map(math.isfinite, values))
 
 
 def _check_tree(parent: Sequence[int]) -> None:
