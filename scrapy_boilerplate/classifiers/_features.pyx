@@ -278,6 +278,8 @@ def feature_matrix(list blocks, list decisions, Py_ssize_t n_structure, texts):
                     commas += 1
                 elif c == 46:
                     stops += 1
+                elif c < 128:  # ASCII: the decimal digits are 0-9 (no table lookup)
+                    digits += 48 <= c <= 57
                 elif Py_UNICODE_ISDECIMAL(c):
                     digits += 1
             labels = block.labels
