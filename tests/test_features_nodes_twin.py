@@ -415,9 +415,7 @@ def test_compiled_fold_leaves_malformed_tables_to_the_reference() -> None:
 def test_block_owners_of_elements_outside_the_table() -> None:
     # a block without element, one above <body> and one inside a skipped element: <body>'s
     # owner (0) for the first two, the nearest node's owner for the third, both ways
-    root = parse_html(
-        "<html><body><div><p>one</p><script>x</script></div><p>two</p></body></html>"
-    )
+    root = parse_html("<html><body><div><p>one</p><script>x</script></div><p>two</p></body></html>")
     table = nodes.node_table(root, URL)
     tree = nodes.fold_hidden(table, nodes.areas(table), 0.0)
     script = root.find(".//script")
