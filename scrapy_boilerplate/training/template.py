@@ -53,6 +53,7 @@ __all__ = [
     "dataset_template_pages",
     "fit_template_model",
     "out_of_fold_template_scores",
+    "template_folds",
     "decide",
     "template_f1",
     "F1Counts",
@@ -231,7 +232,7 @@ def fit_template_model(
     )
 
 
-def _folds(pages: Sequence[TemplatePage], folds: int) -> list[int]:
+def template_folds(pages: Sequence[TemplatePage], folds: int) -> list[int]:
     """Fold of each page: domains dealt to folds largest first (each domain in one fold)."""
     sizes: dict[str, int] = {}
     for page in pages:
@@ -251,7 +252,7 @@ def out_of_fold_template_scores(
     """Each page's node scores from a model trained on the other folds (grouped by domain)."""
     from ..classifiers.template import template_scores
 
-    fold_of = _folds(pages, folds)
+    fold_of = template_folds(pages, folds)
     scores: list[list[float]] = [[] for _ in pages]
     for fold in range(folds):
         train = [page for page, f in zip(pages, fold_of, strict=True) if f != fold]

@@ -1,0 +1,50 @@
+"""Training records of the template model: node labels from block labels, folds by domain."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
+from scrapy_boilerplate.training.template import TemplatePage, template_folds, template_page
+
+HTML = (
+    "<body><nav><ul><li><a href=/>Front page of Example Media</a></li>"
+    "<li><a href=/world>Latest world news and analysis</a></li></ul></nav>"
+    "<article><p>The council approved the new bridge over the river on Monday evening.</p>"
+    "<p>Work starts in spring and should take two years, the mayor said.</p></article>"
+    "<footer><p>Copyright 2026 Example Media</p></footer></body>"
+)
+
+
+def _page(domain: str) -> TemplatePage:
+    return TemplatePage(domain, domain, None, [], [], [], [], [], [], [])
+
+
+def test_block_labels_give_the_labels_of_the_nodes_owning_the_blocks() -> None:
+    doc = segment(parse_html(HTML))
+    gold = [int("council" in block.text or "mayor" in block.text) for block in doc.blocks]
+    assert sum(gold) == 2 and len(gold) > 2
+    page = template_page(doc, gold, [float(g) for g in gold], page_id="p", domain="example.com")
+    # every block here is large enough to own its node (smaller ones fold into their parent)
+    assert len(set(page.owners)) == len(gold)
+    for owner, label in zip(page.owners, gold, strict=True):
+        assert page.labels[owner] == 1 - label  # 1 = template
+
+
+def test_without_shares_no_node_is_labelled() -> None:
+    doc = segment(parse_html(HTML))
+    page = template_page(doc, [0] * len(doc.blocks), None, page_id="p", domain="example.com")
+    assert set(page.labels) == {-1}
+
+
+def test_folds_keep_each_domain_in_one_fold_and_balance_the_pages() -> None:
+    domains = ["a"] * 5 + ["b"] * 4 + ["c"] * 3 + ["d"] * 2 + ["e"] * 2 + ["f"]
+    pages = [_page(domain) for domain in domains]
+    fold_of = template_folds(pages, 3)
+    by_domain: dict[str, set[int]] = {}
+    for page, fold in zip(pages, fold_of, strict=True):
+        by_domain.setdefault(page.domain, set()).add(fold)
+    assert all(len(folds) == 1 for folds in by_domain.values())
+    # largest domain first, each into the least loaded fold: a | b | c+d, then e and f
+    assert sorted(Counter(fold_of).values()) == [5, 6, 6]
