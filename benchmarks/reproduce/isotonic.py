@@ -315,7 +315,10 @@ def _cross_validated_on_itself(collection: Collection, folds: int = 5) -> str:
     pages = collection.pages
     scores = out_of_fold_template_scores(pages, folds)
     fold_of = template_folds(pages, folds)
-    decisions: dict[bool, list[list[float]]] = {False: [], True: []}
+    decisions: dict[bool, list[list[float]]] = {
+        False: [[] for _ in pages],
+        True: [[] for _ in pages],
+    }
     for fold in range(folds):
         inside = [k for k, f in enumerate(fold_of) if f == fold]
         others = [k for k, f in enumerate(fold_of) if f != fold]
@@ -325,11 +328,9 @@ def _cross_validated_on_itself(collection: Collection, folds: int = 5) -> str:
             )
             for k in inside:
                 values = decide(pages[k], scores[k], smooth=smooth, c=choice.c)
-                decisions[smooth].append([float(v >= choice.threshold) for v in values])
-    order = [k for fold in range(folds) for k, f in enumerate(fold_of) if f == fold]
-    ordered = [pages[k] for k in order]
-    basic = template_f1(ordered, decisions[False], 0.5)["words"].f1
-    smooth = template_f1(ordered, decisions[True], 0.5)["words"].f1
+                decisions[smooth][k] = [float(v >= choice.threshold) for v in values]
+    basic = template_f1(pages, decisions[False], 0.5)["words"].f1
+    smooth = template_f1(pages, decisions[True], 0.5)["words"].f1
     return (
         f"* {collection.name}, node classifier trained and c and thresholds chosen by "
         f"{folds}-fold CV by domain on it (nested; nothing of it ships): Basic {basic:.3f}, "
