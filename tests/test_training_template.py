@@ -6,7 +6,12 @@ from collections import Counter
 
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
-from scrapy_boilerplate.training.template import TemplatePage, template_folds, template_page
+from scrapy_boilerplate.training.template import (
+    TemplatePage,
+    template_folds,
+    template_page,
+    tune_smoothing,
+)
 
 HTML = (
     "<body><nav><ul><li><a href=/>Front page of Example Media</a></li>"
@@ -48,3 +53,17 @@ def test_folds_keep_each_domain_in_one_fold_and_balance_the_pages() -> None:
     assert all(len(folds) == 1 for folds in by_domain.values())
     # largest domain first, each into the least loaded fold: a | b | c+d, then e and f
     assert sorted(Counter(fold_of).values()) == [5, 6, 6]
+
+
+def test_tuning_picks_the_threshold_with_the_best_template_f1() -> None:
+    # one node per block; words 10, 10, 80; gold: only the last block is content
+    page = TemplatePage(
+        "p", "example.com", None, [[], [], []], [-1, -1, -1], [-1, 0, 0], [1.0] * 3,
+        [1.0] * 3, [10, 10, 80], [0, 1, 2],
+        {"words": [10, 10, 80], "anchor_words": [0, 0, 0], "links": [0, 0, 0]}, [0, 0, 1],
+    )  # fmt: skip
+    choice = tune_smoothing([page], [[0.9, 0.4, 0.2]], smooth=False)
+    # thresholds up to 0.4 catch both template blocks and leave the content: F1 1; ties go
+    # to the first in grid order above 0.2 (at 0.2 the content block would be template)
+    assert (choice.threshold, choice.words_f1) == (0.25, 1.0)
+    assert choice.c == 0.0 and not choice.smooth

@@ -337,9 +337,10 @@ def mean_label(pages: Sequence[TemplatePage]) -> float:
     return statistics.fmean(labels) if labels else 0.0
 
 
-#: Penalty multipliers and thresholds tried when tuning (the paper's c = 0.01 times 2^k).
+#: Penalty multipliers (the paper's c = 0.01 times 2^k) and thresholds (0.05 to 0.95 by 0.05)
+#: tried when tuning.
 PENALTY_GRID: Final = tuple(0.01 * 2.0**k for k in range(-4, 5))
-THRESHOLD_GRID: Final = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+THRESHOLD_GRID: Final = tuple(round(0.05 * k, 2) for k in range(1, 20))
 
 
 @dataclass(frozen=True)
