@@ -7,7 +7,9 @@ a model that never saw its domain) and the *annotated* L3S-GN1 pages (labels: te
 model trained on all of WCXB-dev, with the parameters chosen on WCXB-dev; a second estimate
 trains the node classifier and chooses the parameters by 5-fold cross-validation grouped by
 domain on L3S-GN1 itself, as the paper trained and tested on one collection (nested: each
-fold's c and thresholds are chosen on the other folds; nothing of it ships).
+fold's c and thresholds are chosen on the other folds; nothing of it ships); a third follows
+the paper's protocol (§5.1): the same cross-validation, but the node classifier learns from
+SiteLevel(0.10) labels of L3S-GN1's sites with at least 5 pages, not from human labels.
 
 Run alone (updates only this section of ``docs/reproduction.md``)::
 
