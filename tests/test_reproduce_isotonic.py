@@ -3,16 +3,14 @@ section 5): SiteLevel(0.10) node labels of the pages of a site."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from reproduce_support import reproduce_module
 
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 
-REPO = Path(__file__).resolve().parents[1]
 STORIES = [
     "The council approved the new bridge over the river on Monday evening after a long debate.",
     "Heavy rain closed three schools in the valley and flooded the lower town on Tuesday.",
@@ -33,12 +31,7 @@ def _page(story: str) -> str:
 
 @pytest.fixture(scope="module")
 def isotonic() -> ModuleType:
-    sys.path.insert(0, str(REPO))
-    try:
-        from benchmarks.reproduce import isotonic
-    finally:
-        sys.path.remove(str(REPO))
-    return isotonic
+    return reproduce_module("isotonic")
 
 
 def _labels(isotonic: ModuleType, stories: list[str]) -> list[dict[str, int]]:

@@ -4,27 +4,19 @@ sites with at least 5 pages when the shared datasets are present)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from reproduce_support import reproduce_module
 from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.evaluation.datasets import load_pages
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def replay() -> ModuleType:
-    sys.path.insert(0, str(REPO))
-    try:
-        from benchmarks.reproduce import sitelevel
-    finally:
-        sys.path.remove(str(REPO))
-    return sitelevel
+    return reproduce_module("sitelevel")
 
 
 def assert_site_state_pays(summary: Any) -> None:
