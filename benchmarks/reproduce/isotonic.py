@@ -85,7 +85,7 @@ class Collection:
     pages: list[TemplatePage]
     scores: list[list[float]]
     baselines: dict[str, list[list[float]]]
-    #: Per page, node labels from SiteLevel(0.10) (all -1 off sites with enough pages).
+    #: Per page, node labels from SiteLevel(0.10) (all -1 on sites with too few pages).
     sitelevel_labels: list[list[int]] | None = None
 
 
