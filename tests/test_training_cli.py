@@ -86,6 +86,36 @@ def test_train_writes_a_model_article_learned_uses(
     assert all(block.score is not None for block in result.blocks)
 
 
+def make_typed_dataset(root: Path, types: list[str], seed: int) -> None:
+    """The WCXB layout: ``html/<id>.html`` and ``ground-truth/<id>.json`` with a page type."""
+    rng = random.Random(seed)
+    (root / "html").mkdir(parents=True)
+    (root / "ground-truth").mkdir()
+    for n, page_type in enumerate(types):
+        html, gold = page(rng)
+        (root / "html" / f"p{n}.html").write_text(html, encoding="utf-8")
+        truth = {
+            "url": f"https://site{n % 4}.example/a{n}",
+            "ground_truth": {"main_content": gold},
+            "_internal": {"page_type": {"primary": page_type}},
+        }
+        (root / "ground-truth" / f"p{n}.json").write_text(json.dumps(truth), encoding="utf-8")
+
+
+def test_train_on_some_page_types_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_typed_dataset(tmp_path / "gold", ["article"] * 12 + ["listing"] * 5, seed=3)
+    out = tmp_path / "model.json.gz"
+    argv = ["train", str(tmp_path / "gold"), "--out", str(out), "--folds", "2", "--trees", "10"]
+    assert main([*argv, "--jobs", "1", "--page-types", "article"]) == 0
+    report = capsys.readouterr().out
+    assert "12 pages" in report and "| article | 12 |" in report and "listing" not in report
+    model = load_model(out)
+    assert model.metadata["page_types"] == ["article"] and model.metadata["pages"] == 12
+
+    assert main([*argv, "--jobs", "1", "--page-types", "forum, product"]) == 2
+    assert "no page of type forum, product" in capsys.readouterr().err
+
+
 def test_train_template_writes_a_model_page_template_uses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

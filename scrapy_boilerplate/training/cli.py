@@ -3,8 +3,9 @@
 ``train DATASET --out MODEL.json.gz`` reads a dataset (WCXB layout or the article-benchmark
 format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by domain, chooses
 the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
-every page and writes the model. Use it with ``-o model=MODEL.json.gz`` (extractor ``article``)
-or the ``BOILERPLATE_OPTIONS`` setting. Needs the ``[train]`` extra.
+every page (or those of ``--page-types``) and writes the model. Use it with
+``-o model=MODEL.json.gz`` (extractor ``article-learned``) or the ``BOILERPLATE_OPTIONS``
+setting. Needs the ``[train]`` extra.
 
 ``train DATASET --extractor victor --out MODEL.crf.gz`` trains the ``victor`` extractor's CRF
 instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
@@ -66,6 +67,11 @@ def add_train_command(subparsers: Any) -> None:
     parser.add_argument("--trees", type=int, default=NUM_TREES, help="boosting rounds")
     parser.add_argument("--limit", type=int, help="use only the first N pages")
     parser.add_argument("--jobs", type=int, help="feature worker processes (default: CPUs)")
+    parser.add_argument(
+        "--page-types",
+        help="train only on pages of these comma-separated page types (WCXB's page_type, "
+        "e.g. article); default: every page",
+    )
     parser.add_argument(
         "--extractor",
         choices=("article-learned", "victor", "page-template"),
@@ -136,6 +142,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if read is None:
         return 2
     root, pages = read
+    wanted = sorted({name.strip() for name in (args.page_types or "").split(",") if name.strip()})
+    if wanted:
+        pages = [page for page in pages if page.page.page_type in wanted]
+        if not pages:
+            print(f"scrapy-boilerplate: error: no page of type {args.page_types}", file=sys.stderr)
+            return 2
     print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {root}")
     metadata: dict[str, Any] = {}
     if args.folds > 1:
@@ -147,6 +159,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     booster = fit(pages, num_trees=args.trees)
     metadata |= {
         "trained_on": root.name,
+        "page_types": wanted or "all",
         "pages": len(pages),
         "trees": args.trees,
         "parameters": TRAINING_PARAMETERS,
