@@ -16,7 +16,11 @@ from shared_datasets import SHARED_DATASETS
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.classifiers import gbdt, learned
 from scrapy_boilerplate.classifiers.features import feature_names, feature_rows
-from scrapy_boilerplate.classifiers.learned import SHIPPED_MODEL, load_block_model
+from scrapy_boilerplate.classifiers.learned import (
+    SHIPPED_ARTICLE_MODEL,
+    SHIPPED_MODEL,
+    load_block_model,
+)
 from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.extractors.title import find_title
@@ -26,14 +30,38 @@ from scrapy_boilerplate.page.segmentation import segment
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def test_the_shipped_model_is_small_and_trained_on_wcxb_only() -> None:
-    source = resources.files("scrapy_boilerplate.classifiers").joinpath("models")
-    assert len(source.joinpath(SHIPPED_MODEL).read_bytes()) <= 1_000_000
-    model = load_block_model()
+SHIPPED = resources.files("scrapy_boilerplate.classifiers").joinpath("models")
+
+
+@pytest.mark.parametrize(
+    ("shipped", "page_types"), [(SHIPPED_MODEL, "all"), (SHIPPED_ARTICLE_MODEL, ["article"])]
+)
+def test_the_shipped_models_are_small_and_trained_on_wcxb_only(
+    shipped: str, page_types: object
+) -> None:
+    assert len(SHIPPED.joinpath(shipped).read_bytes()) <= 1_000_000
+    model = load_block_model("", shipped)
     assert list(model.feature_names) == feature_names()
     assert model.metadata["trained_on"] == "wcxb-dev"
+    assert model.metadata.get("page_types", "all") == page_types
     assert 0.0 < model.metadata["threshold"] < 1.0
     assert 0.0 < model.metadata["page_threshold"] <= model.metadata["threshold"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "shipped"), [("article", SHIPPED_ARTICLE_MODEL), ("page", SHIPPED_MODEL)]
+)
+def test_each_mode_scores_with_its_shipped_model(mode: str, shipped: str) -> None:
+    html = (FIXTURES / "pages" / "sibling_sections.html").read_bytes()
+    with resources.as_file(SHIPPED.joinpath(shipped)) as path:
+        named = extract(html, extractor="article-learned", mode=mode, model=str(path))
+    default = extract(html, extractor="article-learned", mode=mode)
+    assert [b.score for b in default.blocks] == [b.score for b in named.blocks]
+    assert default.text == named.text
+    other = SHIPPED_MODEL if shipped == SHIPPED_ARTICLE_MODEL else SHIPPED_ARTICLE_MODEL
+    with resources.as_file(SHIPPED.joinpath(other)) as path:
+        swapped = extract(html, extractor="article-learned", mode=mode, model=str(path))
+    assert [b.score for b in default.blocks] != [b.score for b in swapped.blocks]
 
 
 def test_article_scores_every_block_and_keeps_the_story() -> None:
@@ -84,12 +112,17 @@ def test_main_region_follows_the_model_file_and_the_option(tmp_path: Path) -> No
 
 
 def margins(html: bytes) -> tuple[list[float], list[float]]:
+    """Both shipped models' margins of every block of ``html``: pure Python, compiled."""
     doc = segment(parse_html(html))
     rows = feature_rows(doc, find_title(doc))
     flat = array("d", chain.from_iterable(rows))
-    model = load_block_model()
-    compiled = gbdt.predict_margins(model, flat, len(rows))
-    return gbdt.predict_margins_pure(model, flat, len(rows)), compiled
+    pure: list[float] = []
+    compiled: list[float] = []
+    for shipped in (SHIPPED_MODEL, SHIPPED_ARTICLE_MODEL):
+        model = load_block_model("", shipped)
+        pure += gbdt.predict_margins_pure(model, flat, len(rows))
+        compiled += gbdt.predict_margins(model, flat, len(rows))
+    return pure, compiled
 
 
 @pytest.mark.skipif(not gbdt.ACCELERATED, reason="the compiled inference is not built")

@@ -1,10 +1,13 @@
 """The learned block classifier: a boosted tree ensemble scores every block from its feature
 row (:mod:`.features`), and each block's ``score`` becomes its probability of being content.
 
-The shipped model (:data:`SHIPPED_MODEL`, package data) is trained on the WCXB development split
-only (CC-BY-4.0); users can train their own with ``scrapy-boilerplate train`` and pass its
-file. Scores are computed by the compiled twin of :mod:`.gbdt` when it is built (the same
-floats as the pure-Python reference).
+The shipped models (package data) are trained on the WCXB development split only (CC-BY-4.0):
+:data:`SHIPPED_MODEL` on all its pages, :data:`SHIPPED_ARTICLE_MODEL` on its article pages only
+(the ``article`` operating point: lists of linked headlines, comment threads and the like are
+content on some of WCXB's listing, collection and forum pages, never on an article page). Users
+can train their own with ``scrapy-boilerplate train`` and pass its file. Scores are computed
+by the compiled twin of :mod:`.gbdt` when it is built (the same floats as the pure-Python
+reference).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .gbdt import TreeEnsemble, load_model, predict_proba
 
 __all__ = [
     "SHIPPED_MODEL",
+    "SHIPPED_ARTICLE_MODEL",
     "MAX_SCORED_BLOCKS",
     "LearnedBlockClassifier",
     "load_block_model",
@@ -33,16 +37,20 @@ logger = logging.getLogger(__name__)
 #: Most blocks of a page the model scores (the largest page of the shared datasets has 2,644).
 MAX_SCORED_BLOCKS: Final = 20_000
 
-#: File name of the shipped model inside ``scrapy_boilerplate/classifiers/models``.
+#: File name of the shipped model of every page type inside
+#: ``scrapy_boilerplate/classifiers/models``.
 SHIPPED_MODEL: Final = "article-v1.json.gz"
+#: File name of the shipped model of article pages (same folder).
+SHIPPED_ARTICLE_MODEL: Final = "article-pages-v1.json.gz"
 
 #: Finds a page's headline (the title-position features need it).
 HeadlineFinder = Callable[[TextDocument], "str | None"]
 
 
 @functools.lru_cache(maxsize=8)
-def load_block_model(path: str = "") -> TreeEnsemble:
-    """The block model at ``path`` (the shipped one for ``""``), loaded once per process.
+def load_block_model(path: str = "", shipped: str = SHIPPED_MODEL) -> TreeEnsemble:
+    """The block model at ``path`` (for ``""``, the shipped file named ``shipped``), loaded
+    once per process.
 
     Raises ``ValueError`` when the file is not a model of this package or its features are not
     the ones this version computes.
@@ -50,11 +58,11 @@ def load_block_model(path: str = "") -> TreeEnsemble:
     if path:
         model = load_model(Path(path))
     else:
-        source = resources.files(__package__).joinpath("models").joinpath(SHIPPED_MODEL)
+        source = resources.files(__package__).joinpath("models").joinpath(shipped)
         model = load_model(source.read_bytes())
     if list(model.feature_names) != feature_names():
         raise ValueError(
-            f"block model {path or SHIPPED_MODEL!r} was trained on other features than this "
+            f"block model {path or shipped!r} was trained on other features than this "
             "version of scrapy-boilerplate computes; retrain it with `scrapy-boilerplate train`"
         )
     return model

@@ -11,7 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..classifiers.crf import load_victor_model
-from ..classifiers.learned import LearnedBlockClassifier, load_block_model
+from ..classifiers.learned import (
+    SHIPPED_ARTICLE_MODEL,
+    SHIPPED_MODEL,
+    LearnedBlockClassifier,
+    load_block_model,
+)
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
 from ..classifiers.template import WEIGHTINGS, PageTemplateFilter, load_template_model
 from ..classifiers.victor import VictorClassifier
@@ -200,13 +205,15 @@ def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Se
     return chain
 
 
-#: Operating points of ``article-learned``: ``article`` keeps the body of articles;
-#: ``page`` keeps more of non-article pages (listings, forums, documentation). Each names the
-#: model-metadata keys of its threshold and gap score, and their fallbacks, and the key of its
-#: main-region rule (absent or None: no such rule, as in models trained before it existed).
-OPERATING_POINTS: dict[str, tuple[str, float, str, float, str]] = {
-    "article": ("threshold", 0.5, "gap_score", 0.2, "group"),
-    "page": ("page_threshold", 0.35, "page_gap_score", 0.15, "page_group"),
+#: Operating points of ``article-learned``: ``article`` keeps the body of articles (with the
+#: shipped model of article pages); ``page`` keeps more of non-article pages (listings, forums,
+#: documentation; with the shipped model of every page type). Each names its shipped model
+#: file, the model-metadata keys of its threshold and gap score, and their fallbacks, and the
+#: key of its main-region rule (absent or None: no such rule, as in models trained before it
+#: existed).
+OPERATING_POINTS: dict[str, tuple[str, str, float, str, float, str]] = {
+    "article": (SHIPPED_ARTICLE_MODEL, "threshold", 0.5, "gap_score", 0.2, "group"),
+    "page": (SHIPPED_MODEL, "page_threshold", 0.35, "page_gap_score", 0.15, "page_group"),
 }
 
 ARTICLE_LEARNED_OPTIONS = (
@@ -217,7 +224,9 @@ ARTICLE_LEARNED_OPTIONS = (
         "operating point: article (the body of an article) or page (listings, forums, docs)",
         choices=tuple(OPERATING_POINTS),
     ),
-    Option("model", str, "", "path of a block model from `scrapy-boilerplate train` (''=shipped)"),
+    Option(
+        "model", str, "", "path of a block model from `scrapy-boilerplate train` (''=the mode's)"
+    ),
     Option(
         "threshold",
         float,
@@ -242,8 +251,10 @@ MAX_SCORE_GAP = 3
 
 
 def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
-    model = load_block_model(options["model"])
-    threshold_key, threshold, gap_key, gap_score, group_key = OPERATING_POINTS[options["mode"]]
+    shipped, threshold_key, threshold, gap_key, gap_score, group_key = OPERATING_POINTS[
+        options["mode"]
+    ]
+    model = load_block_model(options["model"], shipped)
     threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
     chain += _site_templates(options, context)

@@ -9,7 +9,7 @@ trained on.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,10 +89,15 @@ def fit(pages: Sequence[PageRows], *, num_trees: int = NUM_TREES) -> Any:
 
 
 def out_of_fold_scores(
-    pages: Sequence[PageRows], *, folds: int = 5, num_trees: int = NUM_TREES
+    pages: Sequence[PageRows],
+    *,
+    folds: int = 5,
+    num_trees: int = NUM_TREES,
+    train_on: Callable[[PageRows], bool] | None = None,
 ) -> list[list[float]]:
     """Per page, the block probabilities of a model trained on the other folds (pages grouped
-    by domain into ``folds`` folds)."""
+    by domain into ``folds`` folds), on those of their pages that ``train_on`` accepts (all
+    when None): e.g. a model of article pages scoring every page."""
     import numpy
     from sklearn.model_selection import GroupKFold  # type: ignore[import-untyped]
 
@@ -100,7 +105,8 @@ def out_of_fold_scores(
     scores: list[list[float]] = [[] for _ in pages]
     splitter = GroupKFold(n_splits=folds)
     for train_index, test_index in splitter.split(numpy.zeros(len(pages)), groups=groups):
-        booster = fit([pages[i] for i in train_index], num_trees=num_trees)
+        training = [pages[i] for i in train_index if train_on is None or train_on(pages[i])]
+        booster = fit(training, num_trees=num_trees)
         for i in test_index:
             if pages[i].rows:
                 scores[i] = booster.predict(numpy.asarray(pages[i].rows)).tolist()
