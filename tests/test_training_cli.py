@@ -108,7 +108,8 @@ def test_train_on_some_page_types_only(tmp_path: Path, capsys: pytest.CaptureFix
     argv = ["train", str(tmp_path / "gold"), "--out", str(out), "--folds", "2", "--trees", "10"]
     assert main([*argv, "--jobs", "1", "--page-types", "article"]) == 0
     report = capsys.readouterr().out
-    assert "12 pages" in report and "| article | 12 |" in report and "listing" not in report
+    assert "17 pages" in report and "training on the 12 pages of type article" in report
+    assert "| article | 12 |" in report and "| listing | 5 |" in report  # all cross-validated
     model = load_model(out)
     assert model.metadata["page_types"] == ["article"] and model.metadata["pages"] == 12
 

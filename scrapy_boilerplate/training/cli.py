@@ -3,7 +3,9 @@
 ``train DATASET --out MODEL.json.gz`` reads a dataset (WCXB layout or the article-benchmark
 format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by domain, chooses
 the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
-every page (or those of ``--page-types``) and writes the model. Use it with
+every page and writes the model. With ``--page-types`` (e.g. ``article``) the models learn
+from the pages of those types only, and the ``article`` decoding is chosen on them; every page
+is still cross-validated and reported. Use it with
 ``-o model=MODEL.json.gz`` (extractor ``article-learned``) or the ``BOILERPLATE_OPTIONS``
 setting. Needs the ``[train]`` extra.
 
@@ -95,10 +97,15 @@ def type_report(pages: Sequence[PageRows], f1s: Sequence[float]) -> str:
     return "\n".join(lines)
 
 
-def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any], list[float]]:
-    """Cross-validate; the decodings of both operating points and the article point's scores."""
-    scores = out_of_fold_scores(pages, folds=folds, num_trees=trees)
-    article = tune_decoding(pages, scores, decoding_grid()).best
+def _tune(
+    pages: list[PageRows], folds: int, trees: int, trains: Callable[[PageRows], bool]
+) -> tuple[dict[str, Any], list[float]]:
+    """Cross-validate on every page, each fold's model trained on the other folds' pages that
+    ``trains`` accepts; the decodings of both operating points (``article`` chosen on the
+    accepted pages, ``page`` on the non-article ones) and every page's F1 at the first."""
+    scores = out_of_fold_scores(pages, folds=folds, num_trees=trees, train_on=trains)
+    own = [i for i, page in enumerate(pages) if trains(page)]
+    article = tune_decoding([pages[i] for i in own], [scores[i] for i in own], decoding_grid()).best
     others = [i for i, page in enumerate(pages) if page.page.page_type not in (None, "article")]
     page_point = article
     if others:
@@ -109,7 +116,7 @@ def _tune(pages: list[PageRows], folds: int, trees: int) -> tuple[dict[str, Any]
         **decoding_metadata(article),
         **decoding_metadata(page_point, "page_"),
         "cv_folds": folds,
-        "cv_mean_f1": round(statistics.fmean(results), 4),
+        "cv_mean_f1": round(statistics.fmean(results[i] for i in own), 4),
     }
     return metadata, results
 
@@ -143,24 +150,29 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return 2
     root, pages = read
     wanted = sorted({name.strip() for name in (args.page_types or "").split(",") if name.strip()})
-    if wanted:
-        pages = [page for page in pages if page.page.page_type in wanted]
-        if not pages:
-            print(f"scrapy-boilerplate: error: no page of type {args.page_types}", file=sys.stderr)
-            return 2
+
+    def trains(page: PageRows) -> bool:
+        return not wanted or page.page.page_type in wanted
+
+    training = [page for page in pages if trains(page)]
+    if not training:
+        print(f"scrapy-boilerplate: error: no page of type {args.page_types}", file=sys.stderr)
+        return 2
     print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {root}")
+    if wanted:
+        print(f"training on the {len(training)} pages of type {', '.join(wanted)}")
     metadata: dict[str, Any] = {}
     if args.folds > 1:
-        metadata, results = _tune(pages, args.folds, args.trees)
+        metadata, results = _tune(pages, args.folds, args.trees, trains)
         print(f"\n{args.folds}-fold CV by domain, decoding {metadata}:\n")
         print(type_report(pages, results))
     else:
         metadata = decoding_metadata(Decoding())
-    booster = fit(pages, num_trees=args.trees)
+    booster = fit(training, num_trees=args.trees)
     metadata |= {
         "trained_on": root.name,
         "page_types": wanted or "all",
-        "pages": len(pages),
+        "pages": len(training),
         "trees": args.trees,
         "parameters": TRAINING_PARAMETERS,
         "package_version": version("scrapy-boilerplate"),
