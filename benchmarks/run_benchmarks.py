@@ -460,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"({args.bootstrap} page resamples).",
             "",
             "The shipped models of `article-learned`, `page-template` and `victor` are trained on "
-            "all of WCXB-dev: their WCXB-dev rows are training scores. Their figures of record "
+            "WCXB-dev (`article-learned`'s default model on its article pages, the others on "
+            "all of it): their WCXB-dev rows are training scores. Their figures of record "
             "on WCXB-dev are cross-validated by domain: below for `article-learned`, in "
             "[reproduction.md](reproduction.md) for `page-template` (section 5) and `victor` "
             "(section 7).",
