@@ -55,3 +55,10 @@ def test_out_of_fold_models_learn_from_the_other_folds_and_only_the_accepted_pag
         assert set(trained) == {i for i in ids - fold if int(i) % 2}  # the others' articles
         for i in fold:  # listings are scored too, by that model
             assert articles[int(i)] == [float(len(trained))]
+
+
+def test_a_fold_without_a_page_to_train_on_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(train, "fit", lambda pages, *, num_trees: _Constant(pages))
+    pages = [_page(0, "article")] + [_page(n, "listing") for n in range(1, 4)]
+    with pytest.raises(ValueError, match="no page to train on"):
+        train.out_of_fold_scores(pages, folds=2, train_on=lambda page: page.page.id == "0")

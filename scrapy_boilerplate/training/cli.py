@@ -5,9 +5,8 @@ format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by do
 the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
 every page and writes the model. With ``--page-types`` (e.g. ``article``) the models learn
 from the pages of those types only, and the ``article`` decoding is chosen on them; every page
-is still cross-validated and reported. Use it with
-``-o model=MODEL.json.gz`` (extractor ``article-learned``) or the ``BOILERPLATE_OPTIONS``
-setting. Needs the ``[train]`` extra.
+is still cross-validated and reported. Use it with ``-o model=MODEL.json.gz`` (extractor
+``article-learned``) or the ``BOILERPLATE_OPTIONS`` setting. Needs the ``[train]`` extra.
 
 ``train DATASET --extractor victor --out MODEL.crf.gz`` trains the ``victor`` extractor's CRF
 instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
@@ -102,7 +101,8 @@ def _tune(
 ) -> tuple[dict[str, Any], list[float]]:
     """Cross-validate on every page, each fold's model trained on the other folds' pages that
     ``trains`` accepts; the decodings of both operating points (``article`` chosen on the
-    accepted pages, ``page`` on the non-article ones) and every page's F1 at the first."""
+    accepted pages, ``page`` on the non-article ones; ``cv_mean_f1`` is the accepted pages'
+    mean) and every page's F1 at the first."""
     scores = out_of_fold_scores(pages, folds=folds, num_trees=trees, train_on=trains)
     own = [i for i, page in enumerate(pages) if trains(page)]
     article = tune_decoding([pages[i] for i in own], [scores[i] for i in own], decoding_grid()).best

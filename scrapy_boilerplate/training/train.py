@@ -106,6 +106,8 @@ def out_of_fold_scores(
     splitter = GroupKFold(n_splits=folds)
     for train_index, test_index in splitter.split(numpy.zeros(len(pages)), groups=groups):
         training = [pages[i] for i in train_index if train_on is None or train_on(pages[i])]
+        if not training:
+            raise ValueError("a cross-validation fold has no page to train on: use fewer folds")
         booster = fit(training, num_trees=num_trees)
         for i in test_index:
             if pages[i].rows:
