@@ -8,7 +8,7 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..classifiers.crf import load_victor_model
 from ..classifiers.learned import (
@@ -58,6 +58,7 @@ __all__ = [
     "ARTICLE_LEARNED_OPTIONS",
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
+    "OperatingPoint",
     "VICTOR_OPTIONS",
     "PAGE_TEMPLATE_OPTIONS",
 ]
@@ -205,15 +206,27 @@ def _article_rules(options: Mapping[str, Any], context: ExtractionContext) -> Se
     return chain
 
 
+class OperatingPoint(NamedTuple):
+    """One ``mode`` of ``article-learned``: its shipped model file, the model-metadata keys of
+    its threshold and gap score with their fallbacks, and the key of its main-region rule
+    (absent or None: no such rule, as in models trained before it existed)."""
+
+    shipped: str
+    threshold_key: str
+    threshold: float
+    gap_key: str
+    gap_score: float
+    group_key: str
+
+
 #: Operating points of ``article-learned``: ``article`` keeps the body of articles (with the
 #: shipped model of article pages); ``page`` keeps more of non-article pages (listings, forums,
-#: documentation; with the shipped model of every page type). Each names its shipped model
-#: file, the model-metadata keys of its threshold and gap score, and their fallbacks, and the
-#: key of its main-region rule (absent or None: no such rule, as in models trained before it
-#: existed).
-OPERATING_POINTS: dict[str, tuple[str, str, float, str, float, str]] = {
-    "article": (SHIPPED_ARTICLE_MODEL, "threshold", 0.5, "gap_score", 0.2, "group"),
-    "page": (SHIPPED_MODEL, "page_threshold", 0.35, "page_gap_score", 0.15, "page_group"),
+#: documentation; with the shipped model of every page type).
+OPERATING_POINTS: dict[str, OperatingPoint] = {
+    "article": OperatingPoint(SHIPPED_ARTICLE_MODEL, "threshold", 0.5, "gap_score", 0.2, "group"),
+    "page": OperatingPoint(
+        SHIPPED_MODEL, "page_threshold", 0.35, "page_gap_score", 0.15, "page_group"
+    ),
 }
 
 ARTICLE_LEARNED_OPTIONS = (
@@ -251,17 +264,17 @@ MAX_SCORE_GAP = 3
 
 
 def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
-    shipped, threshold_key, threshold, gap_key, gap_score, group_key = OPERATING_POINTS[
-        options["mode"]
-    ]
-    model = load_block_model(options["model"], shipped)
-    threshold = options["threshold"] or float(model.metadata.get(threshold_key, threshold))
+    point = OPERATING_POINTS[options["mode"]]
+    model = load_block_model(options["model"], point.shipped)
+    threshold = options["threshold"] or float(
+        model.metadata.get(point.threshold_key, point.threshold)
+    )
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
     chain += _site_templates(options, context)
     if options["fill_gaps"]:
-        gap_score = float(model.metadata.get(gap_key, gap_score))
+        gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
-    group = model.metadata.get(group_key)
+    group = model.metadata.get(point.group_key)
     if options["main_region"] and group:
         chain.append(
             ScoreGroupFilter(
