@@ -117,6 +117,23 @@ def test_train_on_some_page_types_only(tmp_path: Path, capsys: pytest.CaptureFix
     assert "no page of type forum, product" in capsys.readouterr().err
 
 
+def test_train_on_several_datasets_reads_their_union(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_typed_dataset(tmp_path / "wcxb", ["article"] * 8 + ["listing"] * 4, seed=4)
+    make_dataset(tmp_path / "news", 10, seed=5)
+    out = tmp_path / "model.json.gz"
+    argv = ["train", str(tmp_path / "wcxb"), str(tmp_path / "news"), "--out", str(out)]
+    assert main([*argv, "--folds", "2", "--trees", "10", "--jobs", "1"]) == 0
+    assert "22 pages" in capsys.readouterr().out
+    model = load_model(out)
+    assert model.metadata["trained_on"] == "wcxb+news" and model.metadata["pages"] == 22
+
+    template = ["train", str(tmp_path / "wcxb"), str(tmp_path / "news"), "--out", str(out)]
+    assert main([*template, "--extractor", "page-template"]) == 2
+    assert "page-template trains on one dataset" in capsys.readouterr().err
+
+
 def test_train_template_writes_a_model_page_template_uses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

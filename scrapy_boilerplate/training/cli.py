@@ -1,7 +1,8 @@
 """The ``scrapy-boilerplate train`` subcommand: train a block model on annotated pages.
 
-``train DATASET --out MODEL.json.gz`` reads a dataset (WCXB layout or the article-benchmark
-format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates by domain, chooses
+``train DATASET [DATASET ...] --out MODEL.json.gz`` reads one or more datasets (WCXB layout or
+the article-benchmark format: ``html/<id>.html.gz`` plus ``ground-truth.json``), cross-validates
+by domain over their union, chooses
 the decoding thresholds on the out-of-fold scores, prints the report per page type, trains on
 every page and writes the model. With ``--page-types`` (e.g. ``article``) the models learn
 from the pages of those types only, and the ``article`` decoding is chosen on them; every page
@@ -62,7 +63,12 @@ def add_train_command(subparsers: Any) -> None:
         help="train a block model on annotated pages (needs the [train] extra)",
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
-    parser.add_argument("dataset", metavar="DATASET", help="dataset folder (or a shared name)")
+    parser.add_argument(
+        "datasets",
+        metavar="DATASET",
+        nargs="+",
+        help="dataset folder (or a shared name); several for the block model",
+    )
     parser.add_argument("--out", required=True, help="model file to write (.json or .json.gz)")
     parser.add_argument("--folds", type=int, default=5, help="CV folds by domain (0: no CV)")
     parser.add_argument("--trees", type=int, default=NUM_TREES, help="boosting rounds")
@@ -137,18 +143,26 @@ def _read_pages(dataset: str, read: Callable[[str], list[T]]) -> tuple[Path, lis
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if args.extractor != "article-learned" and len(args.datasets) > 1:
+        print(f"scrapy-boilerplate: error: {args.extractor} trains on one dataset", file=sys.stderr)
+        return 2
+    args.dataset = args.datasets[0]
     if args.extractor == "victor":
         from .victor_cli import train_victor
 
         return train_victor(args.dataset, Path(args.out), args.folds, args.limit)
     if args.extractor == "page-template":
         return _cmd_train_template(args)
-    read = _read_pages(
-        args.dataset, lambda root: dataset_rows(root, limit=args.limit, jobs=args.jobs)
-    )
-    if read is None:
-        return 2
-    root, pages = read
+    roots: list[Path] = []
+    pages: list[PageRows] = []
+    for dataset in args.datasets:
+        read = _read_pages(
+            dataset, lambda root: dataset_rows(root, limit=args.limit, jobs=args.jobs)
+        )
+        if read is None:
+            return 2
+        roots.append(read[0])
+        pages += read[1]
     wanted = sorted({name.strip() for name in (args.page_types or "").split(",") if name.strip()})
 
     def trains(page: PageRows) -> bool:
@@ -158,7 +172,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if not training:
         print(f"scrapy-boilerplate: error: no page of type {args.page_types}", file=sys.stderr)
         return 2
-    print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {root}")
+    sources = ", ".join(str(root) for root in roots)
+    print(f"{len(pages)} pages, {sum(len(p.rows) for p in pages)} blocks from {sources}")
     if wanted:
         print(f"training on the {len(training)} pages of type {', '.join(wanted)}")
     metadata: dict[str, Any] = {}
@@ -170,7 +185,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         metadata = decoding_metadata(Decoding())
     booster = fit(training, num_trees=args.trees)
     metadata |= {
-        "trained_on": root.name,
+        "trained_on": "+".join(root.name for root in roots),
         "page_types": wanted or "all",
         "pages": len(training),
         "trees": args.trees,
