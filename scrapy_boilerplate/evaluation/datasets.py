@@ -186,6 +186,7 @@ def _load_article_benchmark(root: Path) -> Iterator[Page]:
             url=record.get("url"),
             gold_text=record.get("articleBody") or "",
             title=record.get("headline") or record.get("title") or None,
+            page_type=record.get("page_type") or None,
         )
 
 
