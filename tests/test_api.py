@@ -25,6 +25,36 @@ def test_article_keeps_the_story_and_drops_navigation_and_teasers() -> None:
         assert boilerplate not in result.text
 
 
+def test_the_default_article_is_the_learned_chain() -> None:
+    result = extract(ARTICLE)
+    assert result.extractor == "article" and result.options["mode"] == "article"
+    assert all(block.score is not None for block in result.blocks)
+    assert result.text == extract(ARTICLE, extractor="article-learned").text
+
+
+COMMENTED = (Path(__file__).parent / "fixtures" / "site" / "commented.html").read_bytes()
+
+
+def test_reader_comments_leave_the_text_and_come_as_comments() -> None:
+    result = extract(COMMENTED)
+    # the thread holds more words than the article: it must not win the page's main region
+    assert result.text.startswith("The city council voted on Tuesday evening")
+    assert "cut traffic on the ring road." in result.text
+    comments = result.comments.split("\n\n")
+    assert len(comments) == 4 and comments[0].startswith("Finally! I have waited")
+    assert comments[0].endswith("\nWell done to everyone who kept pushing for it.")
+    for comment in comments:
+        assert comment not in result.text
+    assert "Reply" not in result.comments and "4 comments" not in result.comments
+    assert result.to_dict(include_blocks=False)["comments"] == result.comments
+
+
+def test_keep_comments_puts_them_in_the_text_too() -> None:
+    result = extract(COMMENTED, keep_comments=True)
+    assert "Four years is optimistic." in result.text
+    assert result.comments == extract(COMMENTED).comments
+
+
 def test_paragraphs_are_separated_by_blank_lines() -> None:
     paragraphs = extract(ARTICLE).text.split("\n\n")
     assert len(paragraphs) == 5

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scrapy_boilerplate.filters.regions import (
+    CommentRegionFilter,
     DropHeadlineFilter,
     KeepCaptionsFilter,
     KeepCommentsFilter,
+    is_comment_name,
 )
+from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.model.document import TextDocument
+from scrapy_boilerplate.output.text import comments_text
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 
@@ -46,6 +52,7 @@ def test_captions_inside_the_article_span_come_back() -> None:
 
 def test_comments_with_unlinked_text_come_back() -> None:
     doc = article_doc()
+    CommentRegionFilter()(doc)
     assert KeepCommentsFilter()(doc) is True
     assert content(doc)[-1] == "I disagree with the mayor."
     assert "link list" not in content(doc)
@@ -63,3 +70,68 @@ def test_the_headline_leaves_the_text() -> None:
     assert DropHeadlineFilter(lambda _: "big news")(doc) is True
     assert content(doc) == ["Body text here."]
     assert DropHeadlineFilter(lambda _: None)(doc) is False
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        ("comment-body", True),
+        ("commentList", True),
+        ("disqus_thread", True),
+        ("c comments", True),
+        ("kommentare-liste", True),
+        ("commentary opinion", False),  # a kind of article, not reader comments
+        ("comments-open single", False),  # a state of the page (WordPress <body>)
+        ("post has-comments", False),
+        ("tag-comments category-news", False),
+        ("comment-count", False),
+        ("comment-form", False),
+        ("noloaddisqus", False),
+        ("", False),
+    ],
+)
+def test_comment_names_hold_comments_not_describe_them(names: str, expected: bool) -> None:
+    assert is_comment_name(names) is expected
+
+
+THREAD = b"""<html><body class="single comments-open"><article class="post has-comments">
+<p>The first paragraph of the article.</p><p>The last paragraph of the article.</p></article>
+<ol id="comments"><h3>2 comments</h3>
+<li class="comment"><p><a href="/u/ann">Ann</a></p><p>I disagree with the mayor.</p>
+<p>She should resign.</p></li>
+<li class="comment"><p>Well said, Ann.</p></li></ol>
+</body></html>"""
+
+
+def thread_doc() -> TextDocument:
+    doc = segment(parse_html(THREAD))
+    for block in doc.blocks:
+        block.is_content = True
+    return doc
+
+
+def test_comment_threads_leave_the_content_whatever_the_page_classes_say() -> None:
+    doc = thread_doc()
+    assert CommentRegionFilter()(doc) is True
+    assert content(doc) == [
+        "The first paragraph of the article.",
+        "The last paragraph of the article.",
+    ]
+    labelled = [block.text for block in doc.blocks if L.COMMENT in block.labels]
+    assert labelled == [
+        "2 comments",
+        "Ann",
+        "I disagree with the mayor.",
+        "She should resign.",
+        "Well said, Ann.",
+    ]
+
+
+def test_comments_text_is_one_paragraph_per_comment_in_page_order() -> None:
+    doc = thread_doc()
+    CommentRegionFilter()(doc)
+    # the thread's heading and the author link are not comment text
+    assert comments_text(doc.blocks) == (
+        "I disagree with the mayor.\nShe should resign.\n\nWell said, Ann."
+    )
+    assert comments_text(segment(parse_html(PAGE)).blocks) == ""  # no filter, no labels

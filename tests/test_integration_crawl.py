@@ -511,6 +511,23 @@ def test_markdown_and_clean_html_fields_come_from_the_worker_processes(site: str
 
 
 @pytest_twisted.inlineCallbacks
+def test_reader_comments_go_to_their_own_field_when_asked(site: str) -> Crawl:
+    urls = [site + "commented.html", site + "article.html"]
+    result = yield crawl(
+        settings(BOILERPLATE_EXTRACTOR="article", BOILERPLATE_COMMENTS_FIELD=True), urls=urls
+    )
+    by_url = {item["url"]: item for item in result.items}
+    commented = by_url[site + "commented.html"]
+    api = expected_with("commented.html")
+    assert commented["article_comments"] == api.comments and api.comments
+    assert commented["article_text"] == api.text
+    assert "Four years is optimistic." not in commented["article_text"]
+    assert "article_comments" not in by_url[site + "article.html"]  # a page without comments
+    plain = yield crawl(settings(BOILERPLATE_EXTRACTOR="article"), urls=urls[:1])
+    assert "article_comments" not in plain.items[0]  # off unless asked
+
+
+@pytest_twisted.inlineCallbacks
 def test_text_format_puts_markdown_in_the_text_field(site: str) -> Crawl:
     result = yield crawl(
         settings(BOILERPLATE_EXTRACTOR="article", BOILERPLATE_TEXT_FORMAT="markdown"),

@@ -33,21 +33,21 @@ def context(templates: SiteTemplates | None, learn: bool = False) -> ExtractionC
     return ExtractionContext(site="example.com", site_data=data)
 
 
-def test_the_article_keeps_the_promo_without_site_templates() -> None:
-    assert "Subscribe" in extract(page(20), extractor="article").text
+def test_the_rule_chain_keeps_the_promo_without_site_templates() -> None:
+    assert "Subscribe" in extract(page(20), extractor="article-rules").text
     # the option alone changes nothing: the context carries no templates
-    assert "Subscribe" in extract(page(20), extractor="article", site_templates=True).text
+    assert "Subscribe" in extract(page(20), extractor="article-rules", site_templates=True).text
 
 
-def test_site_templates_drop_the_repeated_promo_and_keep_the_story() -> None:
+def test_site_templates_drop_from_the_rule_chain_the_repeated_promo_and_keep_the_story() -> None:
     ctx = context(site_templates())
-    result = extract(page(20), extractor="article", site_templates=True, context=ctx)
+    result = extract(page(20), extractor="article-rules", site_templates=True, context=ctx)
     assert "Subscribe" not in result.text
     assert story(20) in result.text and "Headline U" in result.text
     promo = next(block for block in result.blocks if "Subscribe" in block.text)
     assert {L.SITE_TEMPLATE, L.STRICTLY_NOT_CONTENT} <= promo.labels
     # off by default: the same context, no option
-    assert "Subscribe" in extract(page(20), extractor="article", context=ctx).text
+    assert "Subscribe" in extract(page(20), extractor="article-rules", context=ctx).text
 
 
 def test_article_learned_takes_the_option_too() -> None:

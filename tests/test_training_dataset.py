@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pickle
 
+from scrapy_boilerplate.filters.regions import CommentRegionFilter
 from scrapy_boilerplate.filters.tree import PARAGRAPH_TAGS, nth_ancestor, paragraph_of
+from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
@@ -59,3 +61,20 @@ def test_blocks_without_element_have_no_container() -> None:
     doc.blocks[0].elements = []
     _, containers = skeleton_of(doc.blocks)
     assert containers[0] == -1 and all(c >= 0 for c in containers[1:])
+
+
+def test_skeleton_keeps_the_names_the_comment_rule_reads() -> None:
+    html = (
+        b"<html><body class='comments-open'><div class='story'><p>Text of the story.</p></div>"
+        b"<ul id='comments'><li class='comment'><p>A reader's view.</p></li></ul></body></html>"
+    )
+    doc = segment(parse_html(html))
+    skeleton, containers = skeleton_of(doc.blocks)
+    copy = segment(parse_html(html))
+    elements = skeleton_elements(skeleton)
+    for block, container in zip(copy.blocks, containers, strict=True):
+        block.elements = [elements[container]]
+    CommentRegionFilter()(doc)
+    CommentRegionFilter()(copy)
+    assert [b.labels for b in copy.blocks] == [b.labels for b in doc.blocks]
+    assert any(L.COMMENT in b.labels for b in doc.blocks)

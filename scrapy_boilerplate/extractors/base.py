@@ -20,7 +20,7 @@ from ..model.result import ExtractionResult
 from ..output.html import render_html
 from ..output.markdown import render_markdown
 from ..output.structure import content_structure, page_base_url
-from ..output.text import article_text
+from ..output.text import article_text, comments_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
 from ..page.segmentation import document_title, segment
@@ -116,6 +116,7 @@ class Extractor:
         return ExtractionResult(
             title=title,
             text=article_text(doc.blocks),
+            comments=comments_text(doc.blocks),
             blocks=doc.blocks,
             extractor=self.name,
             options=self.options,

@@ -1,6 +1,7 @@
 """The built-in named extractors: the reference boilerpipe chains, the paper's single
-classifiers, the product default ``article`` (a rule chain, also named ``article-rules``) and
-``article-learned``, a learned block classifier (see ``docs/extractors.md``).
+classifiers, the product default ``article`` (a learned block classifier, also named
+``article-learned``) and the rule chain ``article-rules`` (the previous default, see
+``docs/extractors.md``).
 
 Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 """
@@ -34,7 +35,12 @@ from ..filters.heuristics import (
     TerminatingBlocksFinder,
     TrailingHeadlineToBoilerplateFilter,
 )
-from ..filters.regions import DropHeadlineFilter, KeepCaptionsFilter, KeepCommentsFilter
+from ..filters.regions import (
+    CommentRegionFilter,
+    DropHeadlineFilter,
+    KeepCaptionsFilter,
+    KeepCommentsFilter,
+)
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter
 from ..filters.selection import (
     ARTICLE_EXPAND_MIN_WORDS,
@@ -256,7 +262,12 @@ ARTICLE_LEARNED_OPTIONS = (
         "drop content outside the page region holding most of the score (when the model has it)",
     ),
     Option("keep_captions", bool, False, "keep image captions inside the article"),
-    Option("keep_comments", bool, False, "keep reader comments"),
+    Option(
+        "keep_comments",
+        bool,
+        False,
+        "keep reader comments in the text too (they are always in the result's comments)",
+    ),
     SITE_TEMPLATES_OPTION,
 )
 #: Longest run of blocks (in blocks) that gap filling bridges.
@@ -274,6 +285,7 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
+    chain.append(CommentRegionFilter())
     group = model.metadata.get(point.group_key)
     if options["main_region"] and group:
         chain.append(
@@ -398,21 +410,23 @@ BUILTIN_EXTRACTORS: tuple[ExtractorSpec, ...] = (
     ),
     ExtractorSpec(
         "article",
-        _article_rules,
-        options=ARTICLE_RULES_OPTIONS,
-        description="product default: word-count classification, grandparent filter, gap filling",
-    ),
-    ExtractorSpec(
-        "article-rules",
-        _article_rules,
-        options=ARTICLE_RULES_OPTIONS,
-        description="the rule chain of `article`, by a name that stays if the default changes",
+        _article_learned,
+        options=ARTICLE_LEARNED_OPTIONS,
+        description="product default: learned block scores (text, rule decisions, DOM "
+        "structure), gap filling, main-region rule",
     ),
     ExtractorSpec(
         "article-learned",
         _article_learned,
         options=ARTICLE_LEARNED_OPTIONS,
-        description="learned block scores (text, rule decisions, DOM structure), gap filling",
+        description="the learned chain of `article`, by a name that stays if the default changes",
+    ),
+    ExtractorSpec(
+        "article-rules",
+        _article_rules,
+        options=ARTICLE_RULES_OPTIONS,
+        description="word-count classification, grandparent filter, gap filling (the "
+        "previous default `article`)",
     ),
     ExtractorSpec(
         "victor",

@@ -1,13 +1,14 @@
 """Filters for the conventions of the learned ``article``'s text: the headline goes to the title
-only (:class:`DropHeadlineFilter`); image captions and reader comments stay out unless asked
-for (:class:`KeepCaptionsFilter`, :class:`KeepCommentsFilter`).
+only (:class:`DropHeadlineFilter`); reader comments are found (:class:`CommentRegionFilter`)
+and leave the text, image captions stay out, both unless asked for
+(:class:`KeepCaptionsFilter`, :class:`KeepCommentsFilter`).
 
 Rules: a block is in a caption when its container or one of its :data:`CAPTION_LEVELS` nearest
 ancestors is a ``<figcaption>``/``<figure>`` or has a ``class``/``id`` matching
-:data:`CAPTION_PATTERN`; it is in a comment when one of its :data:`COMMENT_LEVELS` nearest
-ancestors-or-self has a ``class``/``id`` matching :data:`COMMENT_PATTERN`. Captions are kept
-only between the first and the last content block (the article's span); comments anywhere, when
-their link density is below :data:`MAX_COMMENT_LINK_DENSITY`.
+:data:`CAPTION_PATTERN`. It is in a comment when one of its :data:`COMMENT_LEVELS` nearest
+ancestors-or-self below ``<body>`` has a comment name (:func:`is_comment_name`). Captions are
+kept only between the first and the last content block (the article's span); comments anywhere,
+when their link density is below :data:`MAX_COMMENT_LINK_DENSITY`.
 """
 
 from __future__ import annotations
@@ -17,29 +18,77 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 
 __all__ = [
+    "CommentRegionFilter",
+    "is_comment_name",
+    "comment_element",
     "DropHeadlineFilter",
     "KeepCaptionsFilter",
     "KeepCommentsFilter",
     "CAPTION_PATTERN",
-    "COMMENT_PATTERN",
+    "COMMENT_WORDS",
+    "COMMENT_STATE_WORDS",
     "CAPTION_LEVELS",
     "COMMENT_LEVELS",
     "MAX_COMMENT_LINK_DENSITY",
 ]
 
 CAPTION_PATTERN: Final = re.compile(r"caption|credit", re.I)
-COMMENT_PATTERN: Final = re.compile(r"comment|disqus|reply|replies", re.I)
+#: Words of a class or id that name a reader comment or a comment thread (after splitting on
+#: ``-``, ``_`` and camelCase, case ignored), in the languages seen on news sites.
+COMMENT_WORDS: Final = frozenset(
+    {
+        "comment", "comments", "commentlist", "commentbody", "disqus", "reply", "replies",
+        "kommentar", "kommentare", "commentaire", "commentaires", "comentario", "comentarios",
+        "commento", "commenti", "komentarze", "reacties", "talkback",
+    }
+)  # fmt: skip
+#: Words that make a name describe comments rather than hold them: a state (``comments-open``,
+#: ``has-comments``), a count, a control or a taxonomy (``tag-comments``).
+COMMENT_STATE_WORDS: Final = frozenset(
+    {
+        "open", "opened", "closed", "count", "counter", "has", "no", "enabled", "disabled",
+        "allowed", "tag", "category", "link", "links", "button", "btn", "icon", "trigger",
+        "number", "num", "toggle", "status", "off", "none", "form", "respond",
+    }
+)  # fmt: skip
+_NAME_PARTS: Final = re.compile(r"[-_]+|(?<=[a-z])(?=[A-Z])")
 CAPTION_LEVELS: Final = 3
 COMMENT_LEVELS: Final = 8
 MAX_COMMENT_LINK_DENSITY: Final = 0.5
 _CAPTION_TAGS: Final = frozenset({"figcaption", "figure"})
+_PAGE_TAGS: Final = frozenset({"body", "html"})
 
 
 def _names(element: Element) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
+
+
+def is_comment_name(names: str) -> bool:
+    """Whether one of the whitespace-separated ``names`` (classes, id) holds a word of
+    :data:`COMMENT_WORDS` and none of :data:`COMMENT_STATE_WORDS` (``comment-body``,
+    ``commentList``, ``disqus_thread``; not ``commentary``, ``comments-open``)."""
+    for name in names.split():
+        words = {word.lower() for word in _NAME_PARTS.split(name) if word}
+        if words & COMMENT_WORDS and not words & COMMENT_STATE_WORDS:
+            return True
+    return False
+
+
+def comment_element(block: TextBlock) -> Element | None:
+    """The innermost of the block's container and its :data:`COMMENT_LEVELS` nearest ancestors
+    with a comment name, never ``<body>``/``<html>`` or above (None: not in a comment)."""
+    node = block.element
+    for _ in range(COMMENT_LEVELS + 1):
+        if node is None or node.tag in _PAGE_TAGS:
+            return None
+        if is_comment_name(_names(node)):
+            return node
+        node = node.getparent()
+    return None
 
 
 def _within(
@@ -74,18 +123,60 @@ class KeepCaptionsFilter:
 
 
 @dataclass(frozen=True)
+class CommentRegionFilter:
+    """Take the blocks inside reader comments (:func:`comment_element`) out of the content and
+    label them: a comment thread never counts for the article's region, however long.
+
+    Labels: ``COMMENT`` on each; ``COMMENT_TEXT`` on those with words, link density below
+    :data:`MAX_COMMENT_LINK_DENSITY`, not headings; ``COMMENT_START`` on the first text block of
+    each comment. A comment is the innermost comment-named element that holds no other one; text
+    blocks directly in a thread element (one that holds other comment elements) are comments
+    each.
+    """
+
+    def __call__(self, doc: TextDocument) -> bool:
+        found = [(block, comment_element(block)) for block in doc.blocks]
+        elements = {id(node): node for _, node in found if node is not None}
+        threads = {
+            id(ancestor)
+            for node in elements.values()
+            for ancestor in node.iterancestors()
+            if id(ancestor) in elements
+        }
+        changed = False
+        previous: Element | None = None
+        for block, node in found:
+            if node is None:
+                previous = None
+                continue
+            block.labels.add(L.COMMENT)
+            changed |= block.is_content
+            block.is_content = False
+            if _is_comment_text(block):
+                block.labels.add(L.COMMENT_TEXT)
+                if id(node) in threads or node is not previous:
+                    block.labels.add(L.COMMENT_START)
+                previous = node
+        return changed
+
+
+def _is_comment_text(block: TextBlock) -> bool:
+    """A comment block with words, mostly unlinked, that is not a heading ("4 comments")."""
+    return (
+        block.num_words > 0
+        and block.link_density < MAX_COMMENT_LINK_DENSITY
+        and L.HEADING not in block.labels
+    )
+
+
+@dataclass(frozen=True)
 class KeepCommentsFilter:
-    """Blocks inside comment threads with mostly unlinked words become content."""
+    """Comment text blocks (label ``COMMENT_TEXT``) become content."""
 
     def __call__(self, doc: TextDocument) -> bool:
         changed = False
         for block in doc.blocks:
-            if (
-                not block.is_content
-                and block.num_words
-                and block.link_density < MAX_COMMENT_LINK_DENSITY
-                and _within(block, COMMENT_LEVELS, COMMENT_PATTERN)
-            ):
+            if not block.is_content and L.COMMENT_TEXT in block.labels:
                 block.is_content = changed = True
         return changed
 

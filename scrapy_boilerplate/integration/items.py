@@ -47,9 +47,11 @@ def fill_item(
     text_format: str = "text",
     markdown_field: str | None = None,
     html_field: str | None = None,
+    comments_field: str | None = None,
 ) -> FillReport:
     """Set the text and title fields of ``item`` (a missing title is left unset), the
-    ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), and the
+    ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), the
+    ``comments_field`` (when the page has reader comments), and the
     metadata fields named by ``metadata_fields`` (see :func:`metadata_values`). The text field
     gets the text, the Markdown or the clean HTML by ``text_format``.
 
@@ -65,6 +67,7 @@ def fill_item(
         (title_field, result.title),
         (markdown_field, result.markdown),
         (html_field, result.html),
+        (comments_field, result.comments or None),
     )
     for name, value in values:
         if name is None or value is None:
@@ -173,6 +176,7 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
             text_format=config.text_format,
             markdown_field=config.markdown_field,
             html_field=config.article_html_field,
+            comments_field=config.comments_field,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")

@@ -74,12 +74,21 @@ METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     },
 }
 
-#: Item field names of the Markdown and the clean HTML (``BOILERPLATE_MARKDOWN_FIELD = True``,
-#: ``BOILERPLATE_ARTICLE_HTML_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml``
-#: is zyte-common-items' field, ``articleBodyMarkdown`` is not one of its fields.
+#: Item field names of the Markdown, the clean HTML and the reader comments
+#: (``BOILERPLATE_MARKDOWN_FIELD = True``, ``BOILERPLATE_ARTICLE_HTML_FIELD = True``,
+#: ``BOILERPLATE_COMMENTS_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml`` is
+#: zyte-common-items' field, ``articleBodyMarkdown`` and ``articleComments`` are not its fields.
 OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
-    "default": {"markdown": "article_markdown", "html": "article_html"},
-    "zyte": {"markdown": "articleBodyMarkdown", "html": "articleBodyHtml"},
+    "default": {
+        "markdown": "article_markdown",
+        "html": "article_html",
+        "comments": "article_comments",
+    },
+    "zyte": {
+        "markdown": "articleBodyMarkdown",
+        "html": "articleBodyHtml",
+        "comments": "articleComments",
+    },
 }
 
 #: ``BOILERPLATE_TEXT_FORMAT`` values: what the text field holds.
@@ -109,6 +118,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_TEXT_FORMAT": "text",
     "BOILERPLATE_MARKDOWN_FIELD": None,
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
+    "BOILERPLATE_COMMENTS_FIELD": None,
 }
 
 #: ``BOILERPLATE_EXTRACT`` values: on demand, at download time for the callbacks that usually
@@ -284,6 +294,8 @@ class BoilerplateConfig:
     #: Item fields for the Markdown and the clean HTML (None: not filled).
     markdown_field: str | None = None
     article_html_field: str | None = None
+    #: Item field for the reader comments (None: not filled).
+    comments_field: str | None = None
     #: Extractor options every extractor of the crawl gets so the fields above can be filled.
     output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
@@ -342,6 +354,9 @@ class BoilerplateConfig:
             text_format=text_format,
             markdown_field=markdown_field,
             article_html_field=article_html_field,
+            comments_field=_optional_field(
+                settings, "BOILERPLATE_COMMENTS_FIELD", None, outputs["comments"]
+            ),
             output_options=forced,
         )
 

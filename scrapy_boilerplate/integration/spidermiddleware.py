@@ -35,7 +35,12 @@ class BoilerplateSpiderMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         self.runtime = Runtime.of(crawler)
         config = self.runtime.config
-        fields = (config.text_field, config.title_field, config.markdown_field)
+        fields = (
+            config.text_field,
+            config.title_field,
+            config.markdown_field,
+            config.comments_field,
+        )
         if not config.enabled or (
             all(name is None for name in fields)
             and config.article_html_field is None

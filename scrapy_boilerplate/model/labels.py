@@ -42,3 +42,11 @@ VICTOR_LABELS: Final = frozenset(
 )
 #: Set by the site-template filter on blocks inside nodes a site repeats on its pages.
 SITE_TEMPLATE: Final = "SITE_TEMPLATE"
+#: Set by the comment-region filter on blocks inside a reader-comment thread.
+COMMENT: Final = "COMMENT"
+#: Set by the comment-region filter on the comment blocks that are a comment's text (words,
+#: mostly unlinked; not a "Reply" or an author link): the result's comments.
+COMMENT_TEXT: Final = "COMMENT_TEXT"
+#: Set by the comment-region filter on the first text block of each comment (a new paragraph
+#: of the result's comments).
+COMMENT_START: Final = "COMMENT_START"

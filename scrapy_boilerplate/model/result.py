@@ -25,7 +25,9 @@ class ExtractionResult:
     as Markdown when asked for (``include_markdown=True``), else None (both are rendered during
     the extraction, from the DOM, so they survive pickling); ``metadata`` the article's dates,
     authors, language, canonical URL, description and image (None when not read:
-    ``metadata=False``). ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
+    ``metadata=False``); ``comments`` the reader comments the extractor found (one comment per
+    paragraph, in page order; "" when none, or when the extractor does not look for them).
+    ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
     :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
     that learns site templates), else None.
 
@@ -44,6 +46,7 @@ class ExtractionResult:
     metadata: ArticleMetadata | None = None
     markdown: str | None = None
     site_fingerprint: bytes | None = None
+    comments: str = ""
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -70,12 +73,13 @@ class ExtractionResult:
         return [block for block in self.blocks if block.is_content]
 
     def to_dict(self, *, include_blocks: bool = True) -> dict[str, Any]:
-        """A JSON-serialisable view: title, text, extractor, options, url, metadata (a dict, or
-        None when not read), html and markdown (when asked for), blocks."""
+        """A JSON-serialisable view: title, text, comments, extractor, options, url, metadata (a
+        dict, or None when not read), html and markdown (when asked for), blocks."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
             "text": self.text,
+            "comments": self.comments,
             "extractor": self.extractor,
             "options": dict(self.options),
             "metadata": None if self.metadata is None else self.metadata.to_dict(),

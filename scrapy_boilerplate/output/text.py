@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..model import labels as L
 from ..model.document import TextBlock
 
-__all__ = ["article_text", "tidy_text"]
+__all__ = ["article_text", "comments_text", "tidy_text"]
 
 # Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
 _SPACE_RUN = re.compile(" {2,}")
@@ -25,6 +26,21 @@ def article_text(blocks: Sequence[TextBlock]) -> str:
     """
     text = tidy_text("\n".join(block.text for block in blocks if block.is_content))
     return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
+
+
+def comments_text(blocks: Sequence[TextBlock]) -> str:
+    """The reader comments (blocks labelled ``COMMENT_TEXT``), in page order: one paragraph
+    per comment (a ``COMMENT_START`` block begins one; blank lines between), its blocks on lines
+    of their own."""
+    comments: list[list[str]] = []
+    for block in blocks:
+        if L.COMMENT_TEXT not in block.labels:
+            continue
+        line = " ".join(tidy_text(block.text).split())
+        if L.COMMENT_START in block.labels or not comments:
+            comments.append([])
+        comments[-1].append(line)
+    return "\n\n".join("\n".join(lines) for lines in comments)
 
 
 def tidy_text(text: str) -> str:

@@ -38,9 +38,10 @@ __all__ = [
     "skeleton_elements",
 ]
 
-#: The elements that hold a page's blocks and their ancestors, as (parent index or -1, tag)
-#: pairs, parents first: enough tree for the tree rules of the decoding, picklable.
-Skeleton = list[tuple[int, str]]
+#: The elements that hold a page's blocks and their ancestors, as (parent index or -1, tag,
+#: class and id) triples, parents first: enough tree for the tree and comment rules of the
+#: decoding, picklable.
+Skeleton = list[tuple[int, str, str]]
 _ELEMENT_NAME: Final = re.compile(r"[A-Za-z_][\w.-]*")
 _ANY_ELEMENT: Final = "x-node"
 
@@ -111,22 +112,25 @@ def skeleton_of(blocks: list[TextBlock]) -> tuple[Skeleton, list[int]]:
         parent = -1 if node is None else index[node]
         for missing in reversed(chain):
             tag = missing.tag
-            skeleton.append((parent, tag if isinstance(tag, str) else ""))
+            names = f"{missing.get('class') or ''} {missing.get('id') or ''}".strip()
+            skeleton.append((parent, tag if isinstance(tag, str) else "", names))
             parent = index[missing] = len(skeleton) - 1
         containers.append(index[element])
     return skeleton, containers
 
 
 def skeleton_elements(skeleton: Skeleton) -> list[Element]:
-    """The skeleton as fresh lxml elements (same tags and parents), by index; a tag that is not
-    an element name (HTML parsers keep ``o:p``, ``class="row"`` ...) becomes ``x-node``."""
+    """The skeleton as fresh lxml elements (same tags and parents, the class and id names as
+    their ``class``), by index; a tag that is not an element name (HTML parsers keep ``o:p``,
+    ``class="row"`` ...) becomes ``x-node``."""
     elements: list[Element] = []
-    for parent, tag in skeleton:
+    for parent, tag, names in skeleton:
         name = tag if _ELEMENT_NAME.fullmatch(tag) else _ANY_ELEMENT
+        attributes = {"class": names} if names else {}
         if parent < 0:
-            elements.append(etree.Element(name))
+            elements.append(etree.Element(name, attributes))
         else:
-            elements.append(etree.SubElement(elements[parent], name))
+            elements.append(etree.SubElement(elements[parent], name, attributes))
     return elements
 
 
