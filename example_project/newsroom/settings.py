@@ -31,13 +31,14 @@ ADDONS = {"scrapy_boilerplate.Addon": 300}
 BOILERPLATE_EXTRACTOR = "article"
 BOILERPLATE_OPTIONS: dict[str, object] = {}
 # Per-domain overrides (a key matches the domain and its subdomains). The demo sites need none:
-# the default `article` chain scores them as they are. The entries below show the mechanism for
-# sites a newsroom typically adds: a forum spreads its posts over distant branches, which the
-# grandparent filter is not made for (Viveros-Jiménez et al. 2018), so it is turned off there; a
-# press-release wire with one text column gets the reference boilerpipe ArticleExtractor.
+# the default `article` (the learned block classifier) scores them as they are. The entries
+# below show the mechanism for sites a newsroom typically adds: a forum's threads are the page,
+# not an article around them, so its posts get the operating point of non-article pages
+# (`mode=page`) and its reader comments stay in the text; a press-release wire with one text
+# column gets the rule chain `article-rules`, the default of earlier versions.
 BOILERPLATE_DOMAIN_OVERRIDES = {
-    "forum.example.org": {"options": {"ancestor_depth": 0}},
-    "wire.example.com": {"extractor": "boilerpipe-article"},
+    "forum.example.org": {"options": {"mode": "page", "keep_comments": True}},
+    "wire.example.com": {"extractor": "article-rules"},
 }
 
 # --- Storage --------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ..classifiers.template import WEIGHTINGS, PageTemplateFilter, load_template
 from ..classifiers.victor import VictorClassifier
 from ..filters import Filter
 from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
+from ..filters.conventions import NewsConventionsFilter
 from ..filters.fusion import (
     BlockProximityFusion,
     SimpleBlockFusionProcessor,
@@ -286,6 +287,7 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
         gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
     chain.append(CommentRegionFilter())
+    chain.append(NewsConventionsFilter(keep_captions=options["keep_captions"]))
     group = model.metadata.get(point.group_key)
     if options["main_region"] and group:
         chain.append(

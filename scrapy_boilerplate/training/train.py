@@ -16,6 +16,7 @@ from typing import Any
 from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
+from ..filters.conventions import NewsConventionsFilter
 from ..filters.regions import CommentRegionFilter, DropHeadlineFilter
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
@@ -118,7 +119,7 @@ def out_of_fold_scores(
 def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     """The article text the decoding keeps from ``page``'s blocks with ``scores`` (as the
     ``article`` chain does: threshold, else the rule chain's decisions; gap filling; comments
-    out; the main region; the headline out)."""
+    and news boilerplate lines out; the main region; the headline out)."""
     doc = TextDocument(blocks=blocks_from_rows(page.blocks))
     for block, score in zip(doc.blocks, scores, strict=True):
         block.score = score
@@ -133,6 +134,7 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
             block.is_content = row[RULE_COLUMN] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
     CommentRegionFilter()(doc)
+    NewsConventionsFilter()(doc)
     if decoding.group is not None:
         decoding.group(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)

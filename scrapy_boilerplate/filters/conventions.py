@@ -1,0 +1,153 @@
+"""News conventions of the ``article`` text: lines that a news page puts around its story and a
+reader never counts as the article, whatever score a block classifier gave them.
+
+Rules (a content block stops being content and gets the ``BOILERPLATE_LINE`` label when its
+whitespace-collapsed text matches, within a word limit):
+
+* an advertisement label alone (``Advertisement``, ``Anzeige``, ``Publicité`` ..., 3 words);
+* a copyright line: starts with ``Copyright``/``©``/``(c)`` and a year or "by", or says "all
+  rights reserved" in one of several languages (40 words);
+* a share, print or e-mail line (``Printer-friendly version | E-mail this story``, 12 words);
+* a comment prompt or count (``Reader comments (4)``, ``Add your comment``, 8 words);
+* a newsletter prompt (``Sign up for our newsletter``, ``... morning briefing``, 30 words);
+* a photo credit: a trailing ``(Tribune photo)``/``(AP Photo/...)``/``(AFP)``, a leading
+  ``Photo:``/``Foto:``, ``Image 3 of 8``, ``Caption``, ``Close`` (40 words);
+* a dateline byline with a label (``By ANNA WEBER | Posted: 05/30/2024``, 25 words);
+* a related-content heading (``Related stories``, ``Other stories in Local``, ``You may
+  like``, ``Lesen Sie auch``, 8 words) and the run of link-dense blocks (link density at least
+  :data:`RELATED_LINK_DENSITY`) right after it.
+
+Each rule was kept only where, on the shippable datasets' article pages, it removes far more
+boilerplate words than gold words (``docs/extractors.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ..model import labels as L
+from ..model.document import TextBlock, TextDocument
+
+__all__ = ["NewsConventionsFilter", "boilerplate_line", "RELATED_LINK_DENSITY"]
+
+#: Least link density of a block that continues a related-content section.
+RELATED_LINK_DENSITY: Final = 0.3
+
+_AD_LABEL: Final = re.compile(
+    r"^\W*(advertisement|advertising|advertisment|anzeige|werbung|publicit[ée]|publicidad|"
+    r"pubblicit[àa]|reklame|annonce|sponsored( content)?|paid (post|content)|ads?)\W*$",
+    re.I,
+)
+_COPYRIGHT: Final = re.compile(
+    r"^\W*(copyright\s*(©|\(c\))?|©|\(c\))\s*(\d{4}|by\b)|all rights reserved|"
+    r"alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|"
+    r"tutti i diritti riservati|版权所有",
+    re.I,
+)
+_SHARE: Final = re.compile(
+    r"printer[- ]friendly|print this (article|story|page)|e-?mail this (article|story|page)|"
+    r"share this (article|story)|share on (facebook|twitter|x|linkedin|whatsapp)|"
+    r"^\W*(share|print|email|e-mail|tweet)(\W+(share|print|email|e-mail|tweet|facebook|twitter|"
+    r"linkedin|whatsapp|reddit|pinterest|copy link|save))*\W*$",
+    re.I,
+)
+_COMMENT_PROMPT: Final = re.compile(
+    r"^\W*((reader|user|\d+) comments?( \(\d+\))?|comments? \(\d+\)|add (your|a) comment|"
+    r"leave a (comment|reply)|post a comment|share your thoughts|join the (conversation|"
+    r"discussion)|show comments|view comments|kommentare( \(\d+\))?|commentaires?)\W*$",
+    re.I,
+)
+_NEWSLETTER: Final = re.compile(
+    r"(sign up|subscribe) (for|to) (our|the) .{0,30}(newsletter|briefing|bulletin|digest)|"
+    r"get (our|the) .{0,30}(newsletter|briefing)|newsletter abonnieren|^\W*sign me up\W*$",
+    re.I,
+)
+_PHOTO_CREDIT: Final = re.compile(
+    r"\((\w+ )*(photo|photograph|picture|image|file photo|foto|bild)s?( ?/ ?[^)]{0,40})?\)\W*$|"
+    r"^\W*(photo|photograph|foto|fotos|bild)\s*:|^\W*image \d+ (of|/) \d+\W*$|"
+    r"^\W*(caption|close|enlarge|fullscreen)\W*$|"
+    r"\((ap|afp|reuters|getty images|dpa|epa)( photo)?(/[^)]*)?\)\W*$",
+    re.I,
+)
+_LABELLED_BYLINE: Final = re.compile(
+    r"^\W*(by|von|por|par)\s+[^»]{1,120}\b(posted|updated|published|veröffentlicht|"
+    r"aktualisiert|publié|publicado)\s*:",
+    re.I,
+)
+_RELATED_HEADING: Final = re.compile(
+    r"^\W*(related( (stories|articles|news|content|links|coverage|topics))?|"
+    r"other stories( in .{1,30})?|more (stories|news|from .{1,40}|on this (story|topic))|"
+    r"you (may|might) (also )?like|recommended( for you| stories| articles)?|read (also|next)|"
+    r"most (read|popular|viewed|shared)|trending( now)?|popular (stories|now)|"
+    r"also in .{1,30}|weitere artikel|mehr zum thema|lesen sie auch|"
+    r"das könnte sie auch interessieren|à lire aussi|lire aussi|sur le même sujet|"
+    r"te puede interesar|noticias relacionadas|leggi anche|potrebbe interessarti|"
+    r"相关(新闻|文章|阅读)|推荐阅读|延伸阅读)\W*$",
+    re.I,
+)
+#: (name, pattern, most words of a matching block)
+_LINE_RULES: Final = (
+    ("advertisement", _AD_LABEL, 3),
+    ("copyright", _COPYRIGHT, 40),
+    ("share", _SHARE, 12),
+    ("comment prompt", _COMMENT_PROMPT, 8),
+    ("newsletter", _NEWSLETTER, 30),
+    ("photo credit", _PHOTO_CREDIT, 40),
+    ("byline", _LABELLED_BYLINE, 25),
+    ("related", _RELATED_HEADING, 8),
+)
+
+
+def boilerplate_line(block: TextBlock, *, credits: bool = True) -> str | None:
+    """The name of the first line rule ``block`` matches (None: none); ``credits=False``
+    leaves photo credits alone."""
+    text = " ".join(block.text.split())
+    for name, pattern, most_words in _LINE_RULES:
+        wanted = credits or name != "photo credit"
+        if wanted and block.num_words <= most_words and pattern.search(text):
+            return name
+    return None
+
+
+def _related_run(blocks: Sequence[TextBlock], start: int) -> int:
+    """The index after the run of link-dense blocks that follows a related heading at
+    ``start``."""
+    end = start + 1
+    while (
+        end < len(blocks)
+        and blocks[end].num_words
+        and blocks[end].link_density >= RELATED_LINK_DENSITY
+    ):
+        end += 1
+    return end
+
+
+@dataclass(frozen=True)
+class NewsConventionsFilter:
+    """Content blocks that are news boilerplate lines (:func:`boilerplate_line`), and the
+    link-dense runs after a content block that is a related-content heading, stop being content
+    (label ``BOILERPLATE_LINE``). ``keep_captions`` leaves photo credits to the caption
+    option."""
+
+    keep_captions: bool = False
+
+    def __call__(self, doc: TextDocument) -> bool:
+        blocks = doc.blocks
+        changed = False
+        index = 0
+        while index < len(blocks):
+            block = blocks[index]
+            rule = None
+            if block.is_content:
+                rule = boilerplate_line(block, credits=not self.keep_captions)
+            end = _related_run(blocks, index) if rule == "related" else index + 1
+            if rule is not None:
+                for dropped in blocks[index:end]:
+                    changed |= dropped.is_content
+                    dropped.is_content = False
+                    dropped.labels.add(L.BOILERPLATE_LINE)
+            index = end
+        return changed
