@@ -99,6 +99,24 @@ def test_compiled_elements_are_the_references_on_hand_made_trees() -> None:
     )
 
 
+def test_elements_that_may_name_a_comment_are_found_by_both_twins() -> None:
+    root = parse_html(
+        "<html><body class='comments-open'><div class='Story'><p id='DISQUS_thread'>a</p>"
+        "<ol class='commentlist'><li class='reply'>b</li></ol><p class='x' id='kommentare'>c</p>"
+        "<p class='moment'>d</p><p class='comentário'>e</p></div></body></html>"
+    )
+    named = declared_elements_pure(root)[3]
+    assert [e.get("class") or e.get("id") for e in named] == [
+        "comments-open",
+        "DISQUS_thread",
+        "commentlist",
+        "reply",
+        "x",
+    ]
+    if _speedups is not None:
+        assert_same_elements(root)
+
+
 def test_the_segmentation_walk_hands_its_elements_to_the_document() -> None:
     if _speedups is None:
         pytest.skip("the compiled page twin is not built")

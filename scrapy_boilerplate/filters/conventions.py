@@ -2,7 +2,7 @@
 reader never counts as the article, whatever score a block classifier gave them.
 
 Rules (a content block stops being content and gets the ``BOILERPLATE_LINE`` label when its
-whitespace-collapsed text matches, within a word limit):
+text matches, within a word limit):
 
 * an advertisement label alone (``Advertisement``, ``Anzeige``, ``Publicité`` ..., 3 words);
 * a copyright line: starts with ``Copyright``/``©``/``(c)`` and a year or "by", or says "all
@@ -88,26 +88,52 @@ _RELATED_HEADING: Final = re.compile(
     r"相关(新闻|文章|阅读)|推荐阅读|延伸阅读)\W*$",
     re.I,
 )
-#: (name, pattern, most words of a matching block)
+_CREDIT_WORDS: Final = (
+    "photo", "foto", "bild", "picture", "image", "caption", "close", "enlarge", "fullscreen",
+    "(ap", "(afp", "reuters", "getty", "(dpa", "(epa",
+)  # fmt: skip
+#: (name, pattern, most words of a matching block, words one of which the lower-cased text
+#: must hold before the pattern is tried; empty: the pattern is anchored and cheap)
 _LINE_RULES: Final = (
-    ("advertisement", _AD_LABEL, 3),
-    ("copyright", _COPYRIGHT, 40),
-    ("share", _SHARE, 12),
-    ("comment prompt", _COMMENT_PROMPT, 8),
-    ("newsletter", _NEWSLETTER, 30),
-    ("photo credit", _PHOTO_CREDIT, 40),
-    ("byline", _LABELLED_BYLINE, 25),
-    ("related", _RELATED_HEADING, 8),
+    ("advertisement", _AD_LABEL, 3, ()),
+    (
+        "copyright",
+        _COPYRIGHT,
+        40,
+        ("copyright", "©", "(c)", "reserv", "rechte vorbehalten", "版权所有"),
+    ),
+    ("share", _SHARE, 12, ("print", "mail", "share", "tweet")),
+    ("comment prompt", _COMMENT_PROMPT, 8, ()),
+    ("newsletter", _NEWSLETTER, 30, ("newsletter", "briefing", "bulletin", "digest", "sign me")),
+    (
+        "photo credit",
+        _PHOTO_CREDIT,
+        40,
+        _CREDIT_WORDS,
+    ),
+    ("byline", _LABELLED_BYLINE, 25, ()),
+    ("related", _RELATED_HEADING, 8, ()),
+)
+_MOST_WORDS: Final = max(rule[2] for rule in _LINE_RULES)
+#: Per rule, its words as one pattern (None: no words).
+_RULE_WORDS: Final = tuple(
+    re.compile("|".join(map(re.escape, words))) if words else None for _, _, _, words in _LINE_RULES
 )
 
 
 def boilerplate_line(block: TextBlock, *, credits: bool = True) -> str | None:
     """The name of the first line rule ``block`` matches (None: none); ``credits=False``
     leaves photo credits alone."""
-    text = " ".join(block.text.split())
-    for name, pattern, most_words in _LINE_RULES:
-        wanted = credits or name != "photo credit"
-        if wanted and block.num_words <= most_words and pattern.search(text):
+    if block.num_words > _MOST_WORDS:
+        return None
+    text = block.text
+    lower = text.lower()
+    for (name, pattern, most_words, _), words in zip(_LINE_RULES, _RULE_WORDS, strict=True):
+        if block.num_words > most_words or (name == "photo credit" and not credits):
+            continue
+        if words is not None and not words.search(lower):
+            continue
+        if pattern.search(text):
             return name
     return None
 

@@ -5,26 +5,29 @@ and leave the text, image captions stay out, both unless asked for
 
 Rules: a block is in a caption when its container or one of its :data:`CAPTION_LEVELS` nearest
 ancestors is a ``<figcaption>``/``<figure>`` or has a ``class``/``id`` matching
-:data:`CAPTION_PATTERN`. It is in a comment when one of its :data:`COMMENT_LEVELS` nearest
-ancestors-or-self below ``<body>`` has a comment name (:func:`is_comment_name`). Captions are
+:data:`CAPTION_PATTERN`. It is in a comment when its container is inside an element below
+``<body>`` with a comment name (:func:`is_comment_name`). Captions are
 kept only between the first and the last content block (the article's span); comments anywhere,
 when their link density is below :data:`MAX_COMMENT_LINK_DENSITY`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
+from ..page.declarations import declarations, document_declarations
 
 __all__ = [
     "CommentRegionFilter",
     "is_comment_name",
-    "comment_element",
+    "comment_elements",
+    "comments_of",
     "DropHeadlineFilter",
     "KeepCaptionsFilter",
     "KeepCommentsFilter",
@@ -32,7 +35,6 @@ __all__ = [
     "COMMENT_WORDS",
     "COMMENT_STATE_WORDS",
     "CAPTION_LEVELS",
-    "COMMENT_LEVELS",
     "MAX_COMMENT_LINK_DENSITY",
 ]
 
@@ -57,7 +59,6 @@ COMMENT_STATE_WORDS: Final = frozenset(
 )  # fmt: skip
 _NAME_PARTS: Final = re.compile(r"[-_]+|(?<=[a-z])(?=[A-Z])")
 CAPTION_LEVELS: Final = 3
-COMMENT_LEVELS: Final = 8
 MAX_COMMENT_LINK_DENSITY: Final = 0.5
 _CAPTION_TAGS: Final = frozenset({"figcaption", "figure"})
 _PAGE_TAGS: Final = frozenset({"body", "html"})
@@ -67,6 +68,7 @@ def _names(element: Element) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
 
 
+@functools.lru_cache(maxsize=4096)
 def is_comment_name(names: str) -> bool:
     """Whether one of the whitespace-separated ``names`` (classes, id) holds a word of
     :data:`COMMENT_WORDS` and none of :data:`COMMENT_STATE_WORDS` (``comment-body``,
@@ -78,17 +80,37 @@ def is_comment_name(names: str) -> bool:
     return False
 
 
-def comment_element(block: TextBlock) -> Element | None:
-    """The innermost of the block's container and its :data:`COMMENT_LEVELS` nearest ancestors
-    with a comment name, never ``<body>``/``<html>`` or above (None: not in a comment)."""
-    node = block.element
-    for _ in range(COMMENT_LEVELS + 1):
-        if node is None or node.tag in _PAGE_TAGS:
-            return None
-        if is_comment_name(_names(node)):
-            return node
-        node = node.getparent()
-    return None
+def comment_elements(doc: TextDocument) -> list[Element]:
+    """The elements of the document's tree with a comment name (:func:`is_comment_name`),
+    ``<body>`` and ``<html>`` excepted, in document order. The tree is ``doc.root``, else the
+    one of the first block's element; its candidates come from the page's declarations (found
+    by the segmentation walk)."""
+    found = document_declarations(doc)
+    if found is None:
+        first = next((block.element for block in doc.blocks if block.element is not None), None)
+        if first is None:
+            return []
+        found = declarations(first.getroottree().getroot())
+    return [
+        node
+        for node in found.comment_named
+        if node.tag not in _PAGE_TAGS and is_comment_name(_names(node))
+    ]
+
+
+def comments_of(blocks: Sequence[TextBlock], comments: Sequence[Element]) -> list[Element | None]:
+    """Per block, the innermost of ``comments`` (in document order) holding its container (None:
+    not in a comment)."""
+    positions: dict[Element, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.element is not None:
+            positions.setdefault(block.element, []).append(index)
+    owners: list[Element | None] = [None] * len(blocks)
+    for comment in comments:  # a comment inside another comes later and wins
+        for node in comment.iter():
+            for index in positions.get(node, ()):
+                owners[index] = comment
+    return owners
 
 
 def _within(
@@ -124,7 +146,7 @@ class KeepCaptionsFilter:
 
 @dataclass(frozen=True)
 class CommentRegionFilter:
-    """Take the blocks inside reader comments (:func:`comment_element`) out of the content and
+    """Take the blocks inside reader comments (:func:`comments_of`) out of the content and
     label them: a comment thread never counts for the article's region, however long.
 
     Labels: ``COMMENT`` on each; ``COMMENT_TEXT`` on those with words, link density below
@@ -135,7 +157,10 @@ class CommentRegionFilter:
     """
 
     def __call__(self, doc: TextDocument) -> bool:
-        found = [(block, comment_element(block)) for block in doc.blocks]
+        comments = comment_elements(doc)
+        if not comments:  # most pages
+            return False
+        found = list(zip(doc.blocks, comments_of(doc.blocks, comments), strict=True))
         elements = {id(node): node for _, node in found if node is not None}
         threads = {
             id(ancestor)

@@ -12,6 +12,8 @@ from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
+    XML_TEXT_NODE,
+    xmlAttr,
     xmlNode,
 )
 from libc.string cimport strcmp, strlen
@@ -25,6 +27,7 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object text)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
+from ._libxml cimport _holds_ascii_word
 from ._libxml cimport has_attribute as _has_attribute
 from ._libxml cimport may_hide as _may_hide
 from ._libxml cimport text_node_or_skip as _text_node_or_skip
@@ -380,7 +383,7 @@ cdef class _Walker:
     cdef _Text chunk
     # ``declared_elements`` found on the way (a skipped subtree is searched when skipped);
     # ``declarable`` turns False where the reference must decide
-    cdef list headings, metas, scripts
+    cdef list headings, metas, scripts, named
     cdef bint declarable
 
     def __cinit__(self, cetree._Element root, bint strict):
@@ -395,7 +398,7 @@ cdef class _Walker:
         self.block_labels = set()
         self.hidden_open = []
         self.chunk = _Text()
-        self.headings, self.metas, self.scripts = [], [], []
+        self.headings, self.metas, self.scripts, self.named = [], [], [], []
         self.declarable = True
 
     cdef run(self, xmlNode* root):
@@ -411,11 +414,13 @@ cdef class _Walker:
                 self.in_hidden += 1
                 self.flush_pending = True  # hidden text never shares a block with visible text
             if self.declarable:
-                self.declarable = _declare(self.headings, self.metas, self.scripts, self.doc, node)
+                self.declarable = _declare(
+                    self.headings, self.metas, self.scripts, self.named, self.doc, node
+                )
             skip = self.start(node, kind)
             if skip and self.declarable and node.type == XML_ELEMENT_NODE:
                 self.declarable = _declare_below(
-                    self.headings, self.metas, self.scripts, self.doc, node
+                    self.headings, self.metas, self.scripts, self.named, self.doc, node
                 )
             child = NULL if skip or node.type != XML_ELEMENT_NODE else _first_child(node)
             if child is not NULL:
@@ -613,18 +618,51 @@ def walk(cetree._Element root not None, bint strict_reference):
     walker.run(root._c_node)
     declared = None
     if walker.declarable and root._c_node.type == XML_ELEMENT_NODE:
-        declared = walker.headings, walker.metas, walker.scripts
+        declared = walker.headings, walker.metas, walker.scripts, walker.named
     return walker.title, walker.pending, declared
 
 
 # -- declared elements ---------------------------------------------------------------------------
 
-cdef bint _declare(
-    list headings, list metas, list scripts, cetree._Document doc, xmlNode* node
-) except -1:
-    """Append ``node`` to its list if it is an ``<h1>``, ``<meta>`` or ``<script>``; False
-    (the reference decides) for a namespaced element or an entity reference."""
+cdef const char** _COMMENT_STEMS = [
+    b"comment", b"disqus", b"repl", b"kommentar", b"comentario", b"komentarz", b"reacties",
+    b"talkback", NULL,
+]
+
+
+cdef int _comment_named(xmlNode* node) noexcept:
+    """1 when the ``class`` or ``id`` of ``node`` holds a stem of ``_COMMENT_STEMS`` (ASCII case
+    ignored), 0 when neither does, -1 (the reference decides) for a value that is not one text."""
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
     cdef const char* name
+    cdef int k
+    while attribute is not NULL:
+        if attribute.ns is NULL:
+            name = <const char*>attribute.name
+            if strcmp(name, b"class") == 0 or strcmp(name, b"id") == 0:
+                child = attribute.children
+                if child is not NULL:
+                    if (child.next is not NULL or child.type != XML_TEXT_NODE
+                            or child.content is NULL):
+                        return -1
+                    k = 0
+                    while _COMMENT_STEMS[k] is not NULL:
+                        if _holds_ascii_word(child.content, _COMMENT_STEMS[k]):
+                            return 1
+                        k += 1
+        attribute = attribute.next
+    return 0
+
+
+cdef bint _declare(
+    list headings, list metas, list scripts, list named, cetree._Document doc, xmlNode* node
+) except -1:
+    """Append ``node`` to its list if it is an ``<h1>``, ``<meta>`` or ``<script>``, and to
+    ``named`` if its ``class`` or ``id`` may name a comment; False (the reference decides) for a
+    namespaced element, an entity reference or an attribute value that is not one text."""
+    cdef const char* name
+    cdef int comment
     if node.type == XML_ENTITY_REF_NODE:
         return False
     if node.type != XML_ELEMENT_NODE:
@@ -638,16 +676,22 @@ cdef bint _declare(
         metas.append(cetree.elementFactory(doc, node))
     elif name[0] == c"s" and strcmp(name, b"script") == 0:
         scripts.append(cetree.elementFactory(doc, node))
+    if node.properties is not NULL:
+        comment = _comment_named(node)
+        if comment < 0:
+            return False
+        if comment:
+            named.append(cetree.elementFactory(doc, node))
     return True
 
 
 cdef bint _declare_below(
-    list headings, list metas, list scripts, cetree._Document doc, xmlNode* top
+    list headings, list metas, list scripts, list named, cetree._Document doc, xmlNode* top
 ) except -1:
     """:func:`_declare` for every node below ``top``, in document order."""
     cdef xmlNode* node = top.children
     while node is not NULL:
-        if not _declare(headings, metas, scripts, doc, node):
+        if not _declare(headings, metas, scripts, named, doc, node):
             return False
         if node.type == XML_ELEMENT_NODE and node.children is not NULL:
             node = node.children
@@ -661,18 +705,20 @@ cdef bint _declare_below(
 
 
 def declared_elements(cetree._Element root not None):
-    """``(h1, meta, script)``: the elements ``root.iter("h1", "meta", "script")`` yields, by
-    tag, each list in document order; None (the reference decides) for a tree holding a
-    namespaced element or an entity reference, where lxml's matching has more rules."""
-    cdef list headings = [], metas = [], scripts = []
+    """``(h1, meta, script, named)``: the elements ``root.iter("h1", "meta", "script")`` yields,
+    by tag, and the elements whose ``class`` or ``id`` may name a comment
+    (``declarations.may_name_comment``), each list in document order; None (the reference
+    decides) for a tree holding a namespaced element, an entity reference or a class or id
+    that is not one text, where lxml's matching has more rules."""
+    cdef list headings = [], metas = [], scripts = [], named = []
     cdef xmlNode* top = root._c_node
     if top.type != XML_ELEMENT_NODE:
         return None
-    if not _declare(headings, metas, scripts, root._doc, top):
+    if not _declare(headings, metas, scripts, named, root._doc, top):
         return None
-    if not _declare_below(headings, metas, scripts, root._doc, top):
+    if not _declare_below(headings, metas, scripts, named, root._doc, top):
         return None
-    return headings, metas, scripts
+    return headings, metas, scripts, named
 
 
 # -- word statistics ---------------------------------------------------------------------------

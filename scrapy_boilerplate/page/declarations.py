@@ -1,39 +1,59 @@
 """What a page declares about itself, found in one walk of its tree.
 
 The headline finder and the learned scorer's metadata features read a page's ``<h1>`` headings,
-its ``<meta>`` tags and its JSON-LD scripts. Each used to walk the whole tree for its own
-elements (an XPath ``//meta[…]`` costs about as much as a walk); :func:`declarations` collects
-all three in one walk of the tree, in document order (by the compiled twin in ``_speedups``
-when it is built), and :func:`document_declarations` keeps the answer with the document. A
+its ``<meta>`` tags and its JSON-LD scripts; the comment rule of the ``article`` text reads the
+elements whose ``class`` or ``id`` may name a reader comment (:func:`may_name_comment`). Each
+used to walk the whole tree for its own elements (an XPath ``//meta[…]`` costs about as much
+as a walk); :func:`declarations` collects all four in one walk of the tree, in document order
+(by the compiled twin in ``_speedups`` when it is built), and :func:`document_declarations`
+keeps the answer with the document. A
 document segmented by the compiled walk already holds the elements (found on that walk's way,
 ``segmentation.DECLARED_ELEMENTS``): then no walk is made here at all.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
+
+from lxml import etree
 
 from ..model.document import Element, TextDocument
 from .segmentation import DECLARED_ELEMENTS, compiled_twin
 
-__all__ = ["Declarations", "declarations", "declared_elements_pure", "document_declarations"]
+__all__ = [
+    "Declarations",
+    "declarations",
+    "declared_elements_pure",
+    "document_declarations",
+    "may_name_comment",
+    "COMMENT_STEMS",
+]
 
 #: ``type`` of the ``<script>`` elements that hold JSON-LD.
 JSON_LD_TYPE: Final = "application/ld+json"
+#: Stems one of which every comment name holds (``filters.regions.COMMENT_WORDS``); the
+#: compiled twin has the same list.
+COMMENT_STEMS: Final = (
+    "comment", "disqus", "repl", "kommentar", "comentario", "komentarz", "reacties", "talkback",
+)  # fmt: skip
+_COMMENT_STEM: Final = re.compile("|".join(COMMENT_STEMS), re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True)
 class Declarations:
-    """A page's ``<h1>`` elements, ``<meta>`` elements and JSON-LD ``<script>`` elements, each
-    in document order."""
+    """A page's ``<h1>`` elements, ``<meta>`` elements, JSON-LD ``<script>`` elements and
+    elements that may name a comment (:func:`may_name_comment`), each in document order."""
 
     headings: tuple[Element, ...]
     meta: tuple[Element, ...]
     json_ld: tuple[Element, ...]
     #: ``(property, name, content)`` attributes of each element of ``meta``, read once.
     meta_attributes: tuple[tuple[str | None, str | None, str | None], ...]
+    #: The elements whose ``class`` or ``id`` may name a comment.
+    comment_named: tuple[Element, ...] = ()
 
     def meta_contents(
         self,
@@ -62,21 +82,38 @@ def declarations(root: Element) -> Declarations:
 
 
 def _declarations_of(
-    headings: list[Element], meta: list[Element], scripts: list[Element]
+    headings: list[Element], meta: list[Element], scripts: list[Element], named: list[Element]
 ) -> Declarations:
-    """The :class:`Declarations` of the found ``<h1>``, ``<meta>`` and ``<script>`` elements."""
+    """The :class:`Declarations` of the found ``<h1>``, ``<meta>``, ``<script>`` and
+    comment-named elements."""
     json_ld = tuple(script for script in scripts if script.get("type") == JSON_LD_TYPE)
     attributes = tuple((m.get("property"), m.get("name"), m.get("content")) for m in meta)
-    return Declarations(tuple(headings), tuple(meta), json_ld, attributes)
+    return Declarations(tuple(headings), tuple(meta), json_ld, attributes, tuple(named))
 
 
-def declared_elements_pure(root: Element) -> tuple[list[Element], list[Element], list[Element]]:
+def may_name_comment(element: Element) -> bool:
+    """Whether the ``class`` or the ``id`` of ``element`` holds one of :data:`COMMENT_STEMS`
+    (ASCII letters' case ignored)."""
+    return any(
+        value and _COMMENT_STEM.search(value) for value in (element.get("class"), element.get("id"))
+    )
+
+
+#: The elements with a ``class`` or an ``id``.
+_NAMED: Final = etree.XPath("descendant-or-self::*[@class or @id]")
+
+
+def declared_elements_pure(
+    root: Element,
+) -> tuple[list[Element], list[Element], list[Element], list[Element]]:
     """The ``<h1>``, ``<meta>`` and ``<script>`` elements of the tree under ``root`` (``root``
-    included), each list in document order."""
+    included), and the elements that :func:`may_name_comment`, each list in document order."""
     found: dict[str, list[Element]] = {"h1": [], "meta": [], "script": []}
     for element in root.iter("h1", "meta", "script"):
         found[element.tag].append(element)
-    return found["h1"], found["meta"], found["script"]
+    candidates = cast(list[Element], _NAMED(root))
+    named = [element for element in candidates if may_name_comment(element)]
+    return found["h1"], found["meta"], found["script"], named
 
 
 def document_declarations(doc: TextDocument) -> Declarations | None:
