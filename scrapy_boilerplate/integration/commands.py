@@ -40,6 +40,7 @@ from ..extractors import Extractor
 from ..model.result import ExtractionResult
 from ..output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from ..output.highlight import highlight_html
+from ..output.stdout import run_printing
 from .downloadermiddleware import is_html_response, response_content_type
 from .settings import META_DONT_EXTRACT, META_EXTRACTOR, BoilerplateConfig, SettingError
 
@@ -141,11 +142,18 @@ class BoilerplateCommand(ScrapyCommand):
         target = args[0]
         spidercls = self._spider_class(opts.spider)
         config = self._config(spidercls)
+        self.exitcode = run_printing(lambda: self._status(target, config, spidercls, opts))
+
+    def _status(
+        self, target: str, config: BoilerplateConfig, spidercls: type[Spider], opts: Namespace
+    ) -> int:
+        """Show the page; 1 after printing ``error: ...`` when it cannot be shown."""
         try:
             self._show(target, config, spidercls, opts)
         except _PageError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 1
+            return 1
+        return 0
 
     def _show(
         self, target: str, config: BoilerplateConfig, spidercls: type[Spider], opts: Namespace
