@@ -229,6 +229,13 @@ def test_command_rejects_bad_configuration(tmp_path: Path, args: list[str], mess
     assert message in done.stderr
 
 
+def test_a_mistyped_extractor_is_one_line_naming_the_option_given(tmp_path: Path) -> None:
+    done = run("boilerplate", str(SITE / "article.html"), "--extractor", "artcle", cwd=tmp_path)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: --extractor: unknown extractor 'artcle' (known: article, ")
+
+
 def test_crawler_process_with_default_reactor_and_threads(site: str, tmp_path: Path) -> None:
     script = tmp_path / "crawl.py"
     script.write_text(

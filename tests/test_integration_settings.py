@@ -175,6 +175,14 @@ def test_bad_request_meta_raises_setting_error() -> None:
         config().choice_for_request("http://a.test/", {"boilerplate_extractor": "nope"})
 
 
+def test_a_request_choice_names_the_source_the_user_wrote() -> None:
+    with pytest.raises(SettingError, match="^--extractor: unknown extractor 'nope'") as caught:
+        config().choice_for_request(
+            "http://a.test/", {"boilerplate_extractor": "nope"}, source="--extractor"
+        )
+    assert "meta[" not in str(caught.value)
+
+
 def test_addon_sets_components_and_defaults_below_user_settings() -> None:
     settings = Settings()
     settings.set("BOILERPLATE_EXTRACTOR", "numwords", priority="project")

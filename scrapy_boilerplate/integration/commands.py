@@ -7,7 +7,8 @@ Without ``--extractor`` the page's extractor comes from ``BOILERPLATE_EXTRACTOR`
 ``BOILERPLATE_OPTIONS`` and the URL overrides, as in a crawl; ``--spider NAME`` uses that
 spider's settings (``custom_settings``/``update_settings``) and fetches with that spider.
 
-Exit status 1, with a one-line ``error:`` message on stderr, when the page cannot be extracted
+Exit status 2, with a one-line ``error:`` message on stderr, for a bad ``BOILERPLATE_*`` setting
+or ``--extractor``; exit status 1, with such a message, when the page cannot be extracted
 as a crawl would: a download failure (DNS, refused connection, timeout, over
 ``DOWNLOAD_MAXSIZE``, ignored request), an HTTP status of 400 or more (or a redirect the project
 does not follow: ``REDIRECT_ENABLED``, ``REDIRECT_MAX_TIMES``), a response that is not
@@ -139,17 +140,17 @@ class BoilerplateCommand(ScrapyCommand):
     def run(self, args: list[str], opts: Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give exactly one URL or file")
-        target = args[0]
         spidercls = self._spider_class(opts.spider)
-        config = self._config(spidercls)
-        self.exitcode = run_printing(lambda: self._status(target, config, spidercls, opts))
+        self.exitcode = run_printing(lambda: self._status(args[0], spidercls, opts))
 
-    def _status(
-        self, target: str, config: BoilerplateConfig, spidercls: type[Spider], opts: Namespace
-    ) -> int:
-        """Show the page; 1 after printing ``error: ...`` when it cannot be shown."""
+    def _status(self, target: str, spidercls: type[Spider], opts: Namespace) -> int:
+        """Show the page; after printing ``error: ...``, 2 for a bad setting or ``--extractor``,
+        1 when the page cannot be shown."""
         try:
-            self._show(target, config, spidercls, opts)
+            self._show(target, self._config(spidercls), spidercls, opts)
+        except SettingError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except _PageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
@@ -196,20 +197,15 @@ class BoilerplateCommand(ScrapyCommand):
         assert self.settings is not None
         settings: BaseSettings = self.settings.copy()
         spidercls.update_settings(settings)
-        try:
-            return BoilerplateConfig.from_settings(settings)
-        except SettingError as exc:
-            raise UsageError(str(exc)) from None
+        return BoilerplateConfig.from_settings(settings)
 
     def _extractor(self, config: BoilerplateConfig, name: str | None, url: str) -> Extractor:
         """``--extractor`` (with ``BOILERPLATE_OPTIONS`` if it is the configured one), else the
         extractor a crawl would use for ``url`` (a URL disabled for crawls is still extracted,
         with a note).
         """
-        try:
-            choice = config.choice_for_request(url, {} if name is None else {META_EXTRACTOR: name})
-        except SettingError as exc:
-            raise UsageError(f"--extractor: {exc}") from None
+        meta = {} if name is None else {META_EXTRACTOR: name}
+        choice = config.choice_for_request(url, meta, source="--extractor")
         if choice.extractor is None:
             print(
                 "note: BOILERPLATE_DOMAIN_OVERRIDES disables extraction for this URL in crawls",

@@ -355,10 +355,13 @@ class BoilerplateConfig:
         choice = self.domains.match(url)
         return self.default if choice is None else choice
 
-    def choice_for_request(self, url: str, meta: Mapping[str, Any]) -> ExtractorChoice:
+    def choice_for_request(
+        self, url: str, meta: Mapping[str, Any], *, source: str | None = None
+    ) -> ExtractorChoice:
         """The URL's choice, changed by the ``boilerplate_extractor``/``boilerplate_options`` meta.
 
-        Raises :class:`SettingError` naming the meta key for a bad name or option.
+        Raises :class:`SettingError` naming the meta keys, or ``source`` (where the user wrote
+        the name, e.g. a command-line option) when given, for a bad name or option.
         """
         base = self.choice_for_url(url)
         name = meta.get(META_EXTRACTOR)
@@ -368,7 +371,8 @@ class BoilerplateConfig:
         name = base.name if name is None else name
         options = dict(base.options) if name == base.name else {}
         options.update(_options_dict(extra, f"meta[{META_OPTIONS!r}]"))
-        return ExtractorChoice(name, options, self._cached(name, options))
+        where = source or f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
+        return ExtractorChoice(name, options, self._cached(name, options, where))
 
     def item_policy_for(self, meta: Mapping[str, Any]) -> str:
         """``BOILERPLATE_ITEM_POLICY``, or the request's ``boilerplate_item_policy`` meta value.
@@ -383,8 +387,7 @@ class BoilerplateConfig:
             )
         return str(policy)
 
-    def _cached(self, name: Any, options: Mapping[str, Any]) -> Extractor:
-        where = f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
+    def _cached(self, name: Any, options: Mapping[str, Any], where: str) -> Extractor:
         try:
             key = (name, tuple(sorted(options.items())))
             hash(key)
