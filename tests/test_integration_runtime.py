@@ -1,7 +1,14 @@
-"""The runtime's warm-up: it builds the very extractor the crawl's pages are sent to."""
+"""The runtime's warm-up (it builds the very extractor the crawl's pages are sent to) and how a
+bad setting ends a crawl."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from integration_support import make_project
 from scrapy.settings import Settings
 
 from scrapy_boilerplate.integration import runtime
@@ -22,3 +29,34 @@ def test_the_warm_up_fills_the_cache_entry_the_pages_use() -> None:
     runtime._extract_in_process(name, options, b"<p>A page.</p>", None, "text/html")
     after = runtime._worker_extractor.cache_info()
     assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+
+
+_IDLE_SPIDER = """
+import scrapy
+
+class Idle(scrapy.Spider):
+    name = "idle"
+    start_urls = []
+"""
+
+
+@pytest.mark.parametrize("logging", [[], ["--nolog"]])
+def test_a_bad_setting_is_one_line_on_stderr_not_a_traceback(
+    tmp_path: Path, logging: list[str]
+) -> None:
+    project = make_project(tmp_path, _IDLE_SPIDER)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", "idle", *logging]
+        + ["-s", "BOILERPLATE_EXTRACTOR=artcle"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    [line] = [line for line in done.stderr.splitlines() if "artcle" in line]
+    assert line.startswith("scrapy-boilerplate: error: BOILERPLATE_EXTRACTOR")
+    assert "unknown extractor 'artcle'" in line
+    if logging:
+        assert done.stderr == line + "\n"

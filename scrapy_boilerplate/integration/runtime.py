@@ -13,8 +13,10 @@ failure once at WARNING and then at DEBUG.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +31,7 @@ from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
 from .demand import DemandTracker
-from .settings import BoilerplateConfig
+from .settings import BoilerplateConfig, SettingError
 from .workers import (
     ExtractionTimeoutError,
     PoolBrokenError,
@@ -93,9 +95,12 @@ class Runtime:
         """The crawler's runtime, built (and its settings checked) on first use."""
         runtime = _RUNTIMES.get(crawler)
         if runtime is None:
-            runtime = _RUNTIMES[crawler] = cls(
-                crawler, BoilerplateConfig.from_settings(crawler.settings)
-            )
+            try:
+                config = BoilerplateConfig.from_settings(crawler.settings)
+            except SettingError as exc:
+                _report_setting_error(exc)
+                raise
+            runtime = _RUNTIMES[crawler] = cls(crawler, config)
         return runtime
 
     # -- stats and logging -------------------------------------------------------------------
@@ -382,3 +387,21 @@ def _reactor() -> Any:
     from twisted.internet import reactor
 
     return reactor
+
+
+def _report_setting_error(error: SettingError) -> None:
+    """Print a bad setting as one ``scrapy-boilerplate: error:`` line on stderr, also when
+    logging is off; the crawl still fails (``scrapy crawl`` exits 1), but the crawl task's
+    exception is marked as seen, so asyncio does not log it again under a traceback."""
+    print(f"scrapy-boilerplate: error: {error}", file=sys.stderr)
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running event loop: a Deferred-based crawl
+        return
+    if task is not None:
+        task.add_done_callback(_mark_exception_seen)
+
+
+def _mark_exception_seen(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
