@@ -45,9 +45,17 @@ def test_a_bad_setting_is_one_line_on_stderr_not_a_traceback(
     tmp_path: Path, logging: list[str]
 ) -> None:
     project = make_project(tmp_path, _IDLE_SPIDER)
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "idle",
+        "-s",
+        "BOILERPLATE_EXTRACTOR=artcle",
+    ]
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "idle", *logging]
-        + ["-s", "BOILERPLATE_EXTRACTOR=artcle"],
+        [*command, *logging],
         cwd=project,
         capture_output=True,
         text=True,
