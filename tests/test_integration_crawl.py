@@ -244,6 +244,20 @@ def test_item_class_without_fields_passes_with_one_warning(
     assert {r.args[1] for r in warnings} == {"article_text", "article_title"}  # type: ignore[index]
 
 
+@pytest_twisted.inlineCallbacks
+def test_a_mistyped_setting_is_warned_about_once(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "article.html", site + "broken.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(BOILERPLATE_EXTRACTER="keep-everything"), urls=urls)
+    assert result.stats["boilerplate/responses/processed"] == 2
+    warnings = [r.getMessage() for r in caplog.records if "BOILERPLATE_EXTRACTER" in r.getMessage()]
+    assert warnings == [
+        "Unknown setting BOILERPLATE_EXTRACTER is ignored (did you mean BOILERPLATE_EXTRACTOR?)"
+    ]
+
+
 class PickyItem(dict):  # type: ignore[type-arg]
     def __setitem__(self, key: str, value: Any) -> None:
         if key == "article_text":

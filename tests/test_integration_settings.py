@@ -14,7 +14,12 @@ from scrapy_boilerplate.integration import (
     BoilerplatePipeline,
     BoilerplateSpiderMiddleware,
 )
-from scrapy_boilerplate.integration.settings import BoilerplateConfig, SettingError
+from scrapy_boilerplate.integration.settings import (
+    DEFAULTS,
+    BoilerplateConfig,
+    SettingError,
+    unknown_settings,
+)
 
 
 def config(**values: object) -> BoilerplateConfig:
@@ -181,6 +186,23 @@ def test_a_request_choice_names_the_source_the_user_wrote() -> None:
             "http://a.test/", {"boilerplate_extractor": "nope"}, source="--extractor"
         )
     assert "meta[" not in str(caught.value)
+
+
+def test_unknown_boilerplate_settings_are_named_with_the_likely_one() -> None:
+    settings = Settings(
+        {"BOILERPLATE_EXTRACTER": "numwords", "BOILERPLATE_FOO": 1, "DOWNLOAD_DELAY": 1}
+    )
+    settings.set("BOILERPLATE_EXTRACTOR", "article")
+    settings.set("BOILERPLATE_SITE_STATE_URL", "redis://")  # reserved
+    assert unknown_settings(settings, DEFAULTS) == [
+        "Unknown setting BOILERPLATE_EXTRACTER is ignored (did you mean BOILERPLATE_EXTRACTOR?)",
+        "Unknown setting BOILERPLATE_FOO is ignored (not a scrapy-boilerplate setting)",
+    ]
+
+
+def test_a_mistyped_override_key_is_told_the_key_it_looks_like() -> None:
+    with pytest.raises(SettingError, match="unknown key 'option' \\(did you mean 'options'"):
+        config(BOILERPLATE_DOMAIN_OVERRIDES={"a.test": {"option": {}}})
 
 
 def test_addon_sets_components_and_defaults_below_user_settings() -> None:

@@ -43,7 +43,14 @@ from ..output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, ma
 from ..output.highlight import highlight_html
 from ..output.stdout import run_printing
 from .downloadermiddleware import is_html_response, response_content_type
-from .settings import META_DONT_EXTRACT, META_EXTRACTOR, BoilerplateConfig, SettingError
+from .runtime import KNOWN_SETTINGS
+from .settings import (
+    META_DONT_EXTRACT,
+    META_EXTRACTOR,
+    BoilerplateConfig,
+    SettingError,
+    unknown_settings,
+)
 
 __all__ = ["BoilerplateCommand"]
 
@@ -197,7 +204,10 @@ class BoilerplateCommand(ScrapyCommand):
         assert self.settings is not None
         settings: BaseSettings = self.settings.copy()
         spidercls.update_settings(settings)
-        return BoilerplateConfig.from_settings(settings)
+        config = BoilerplateConfig.from_settings(settings)
+        for message in unknown_settings(settings, KNOWN_SETTINGS):
+            print(f"warning: {message}", file=sys.stderr)
+        return config
 
     def _extractor(self, config: BoilerplateConfig, name: str | None, url: str) -> Extractor:
         """``--extractor`` (with ``BOILERPLATE_OPTIONS`` if it is the configured one), else the

@@ -31,7 +31,8 @@ from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
 from .demand import DemandTracker
-from .settings import BoilerplateConfig, SettingError
+from .settings import DEFAULTS, BoilerplateConfig, SettingError, unknown_settings
+from .sitetemplates import SITE_DEFAULTS
 from .workers import (
     ExtractionTimeoutError,
     PoolBrokenError,
@@ -41,13 +42,16 @@ from .workers import (
     Workers,
 )
 
-__all__ = ["Runtime", "STATS_PREFIX"]
+__all__ = ["Runtime", "STATS_PREFIX", "KNOWN_SETTINGS"]
 
 logger = logging.getLogger("scrapy_boilerplate")
 
 STATS_PREFIX = "boilerplate"
 
 _RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
+
+#: Every setting the add-on reads; another ``BOILERPLATE_*`` name gets a warning (a typo).
+KNOWN_SETTINGS = frozenset({*DEFAULTS, *SITE_DEFAULTS})
 
 #: A small page each new worker process runs the default extractor on first (see ``_warm_up``).
 _WARM_UP_PAGE = (
@@ -101,6 +105,8 @@ class Runtime:
                 _report_setting_error(exc)
                 raise
             runtime = _RUNTIMES[crawler] = cls(crawler, config)
+            for message in unknown_settings(crawler.settings, KNOWN_SETTINGS):
+                logger.warning(message, extra={"crawler": crawler})
         return runtime
 
     # -- stats and logging -------------------------------------------------------------------

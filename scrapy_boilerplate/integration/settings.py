@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from scrapy.settings import BaseSettings
 
 from ..errors import BoilerplateError
 from ..extractors import Extractor, get_extractor
+from ..model.options import closest_name, did_you_mean
 from ..page.responses import DEFAULT_MAX_BODY_SIZE
 from .urlpatterns import ACCEPTED, UrlPatternError, UrlRules, normalise_pattern
 
@@ -31,9 +32,11 @@ __all__ = [
     "META_ITEM_POLICY",
     "EXTRACT_MODES",
     "ITEM_POLICIES",
+    "RESERVED_SETTINGS",
     "BoilerplateConfig",
     "ExtractorChoice",
     "SettingError",
+    "unknown_settings",
 ]
 
 #: Request meta key: skip extraction for this request's response.
@@ -111,6 +114,11 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
 }
 
+#: Names with the add-on's prefix that it does not read (yet): not reported as unknown.
+RESERVED_SETTINGS = ("BOILERPLATE_SITE_STATE_URL",)
+#: The prefix of the settings the add-on owns.
+_PREFIX = "BOILERPLATE_"
+
 #: ``BOILERPLATE_EXTRACT`` values: on demand, at download time for the callbacks that usually
 #: ask (:mod:`~scrapy_boilerplate.integration.demand`), or every HTML response at download time.
 EXTRACT_MODES = ("auto", "on-demand", "always")
@@ -171,6 +179,20 @@ def _one_of(settings: BaseSettings, name: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise SettingError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
     return str(value)
+
+
+def unknown_settings(settings: BaseSettings, known: Iterable[str]) -> list[str]:
+    """One message per ``BOILERPLATE_*`` setting that is neither ``known`` nor reserved (Scrapy
+    ignores such a name without a word), with the known name it is most likely a typo of."""
+    names = {*known, *RESERVED_SETTINGS}
+    messages = []
+    for name in sorted(str(name) for name in settings):
+        if not name.startswith(_PREFIX) or name in names:
+            continue
+        match = closest_name(name.removeprefix(_PREFIX), (n.removeprefix(_PREFIX) for n in names))
+        hint = f"did you mean {_PREFIX}{match}?" if match else "not a scrapy-boilerplate setting"
+        messages.append(f"Unknown setting {name} is ignored ({hint})")
+    return messages
 
 
 def usable_cpus() -> int:
@@ -432,8 +454,9 @@ def _domain_overrides(
             raise SettingError(f"{where} must be an extractor name or a dict, got {spec!r}")
         unknown = sorted(set(spec) - {"extractor", "options", "enabled"})
         if unknown:
+            hint = did_you_mean(unknown[0], ("extractor", "options", "enabled"))
             raise SettingError(
-                f"{where} has unknown key {unknown[0]!r} (use extractor, options, enabled)"
+                f"{where} has unknown key {unknown[0]!r} ({hint}use extractor, options, enabled)"
             )
         name = spec.get("extractor", default.name)
         options = dict(default.options) if name == default.name else {}
