@@ -258,6 +258,15 @@ def test_a_mistyped_setting_is_warned_about_once(
     ]
 
 
+@pytest_twisted.inlineCallbacks
+def test_a_missing_robots_txt_is_not_counted_as_a_skipped_page(site: str) -> Crawl:
+    result = yield crawl(settings(ROBOTSTXT_OBEY=True), urls=[site + "article.html"])
+    assert result.stats["robotstxt/response_status_count/404"] == 1
+    stats = result.boilerplate_stats()
+    assert not [key for key in stats if key.startswith("boilerplate/responses/skipped")]
+    assert stats["boilerplate/responses/processed"] == 1
+
+
 class PickyItem(dict):  # type: ignore[type-arg]
     def __setitem__(self, key: str, value: Any) -> None:
         if key == "article_text":

@@ -15,6 +15,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.http.request import NO_CALLBACK
 
 from ..page.responses import looks_like_html
 from .articles import expect, extract_early, is_expected, response_content_type
@@ -48,7 +49,8 @@ class BoilerplateDownloaderMiddleware:
     Skipped (and counted under ``boilerplate/responses/skipped/...``): non-HTML responses,
     HTTP error responses (status 400 and above), bodies over ``BOILERPLATE_MAX_BODY_SIZE``,
     requests with ``meta["dont_extract_boilerplate"]`` and domains whose override has
-    ``enabled: False``.
+    ``enabled: False``. The downloads of Scrapy components (``robots.txt``, media pipelines:
+    requests with ``callback=NO_CALLBACK``) are no pages: neither extracted nor counted.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -63,6 +65,8 @@ class BoilerplateDownloaderMiddleware:
     async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Response:
+        if request.callback is NO_CALLBACK:
+            return response  # a component's own download (robots.txt, media): not a page
         reason = self._skip_reason(request, response)
         if reason is not None:
             self.runtime.inc(f"responses/skipped/{reason}")
