@@ -194,10 +194,13 @@ class CrawlResult:
 
 
 @defer.inlineCallbacks
-def crawl(settings: dict[str, Any], **spider_kwargs: Any) -> Any:
-    """Crawl with :class:`SiteSpider` on the running reactor; results in a :class:`CrawlResult`."""
+def crawl(
+    settings: dict[str, Any], *, spider_class: type[SiteSpider] = SiteSpider, **spider_kwargs: Any
+) -> Any:
+    """Crawl with :class:`SiteSpider` (or ``spider_class``) on the running reactor; results in a
+    :class:`CrawlResult`."""
     runner = CrawlerRunner(settings)
-    crawler = runner.create_crawler(SiteSpider)
+    crawler = runner.create_crawler(spider_class)
     result = CrawlResult(crawler)
     yield runner.crawl(crawler, **spider_kwargs)
     return result

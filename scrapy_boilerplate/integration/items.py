@@ -12,8 +12,17 @@ from itemadapter import ItemAdapter
 from ..model.metadata import ArticleMetadata
 from ..model.result import ExtractionResult
 from .runtime import Runtime
+from .settings import BoilerplateConfig
 
-__all__ = ["FillReport", "fill_item", "is_empty", "enrich", "metadata_values"]
+__all__ = [
+    "FillReport",
+    "fill_item",
+    "is_empty",
+    "enrich",
+    "metadata_values",
+    "article_fields",
+    "takes_an_article_field",
+]
 
 
 @dataclass
@@ -87,6 +96,25 @@ def fill_item(
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
+
+
+def article_fields(config: BoilerplateConfig) -> frozenset[str]:
+    """Every item field the crawl's settings may fill."""
+    named = (
+        config.text_field,
+        config.title_field,
+        config.markdown_field,
+        config.article_html_field,
+        *config.metadata_fields.values(),
+    )
+    return frozenset(name for name in named if name is not None)
+
+
+def takes_an_article_field(item_class: type, fields: frozenset[str]) -> bool:
+    """Whether an ``item_class`` item can hold one of ``fields``: a class that declares its fields
+    (``scrapy.Item``, dataclass, attrs, pydantic) must declare one; a dict takes any."""
+    declared = ItemAdapter.get_field_names_from_class(item_class)
+    return declared is None or not fields.isdisjoint(declared)
 
 
 def _in_format(result: ExtractionResult, text_format: str) -> str | None:

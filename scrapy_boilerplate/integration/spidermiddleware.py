@@ -12,7 +12,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
 from .articles import article_for, callback_done
-from .items import enrich
+from .items import article_fields, enrich, takes_an_article_field
 from .ownership import item_url, names_the_page
 from .runtime import Runtime
 from .settings import SettingError
@@ -29,7 +29,9 @@ class BoilerplateSpiderMiddleware:
     :mod:`~scrapy_boilerplate.integration.ownership`), ``"all"`` every item, ``"none"`` none.
     Items that are not filled are counted under ``boilerplate/items/skipped/...``. Requests pass
     through untouched; an item class without the field is passed on and counted
-    (``boilerplate/items/field_missing``), warned about once.
+    (``boilerplate/items/field_missing``), warned about once; one without any of the article
+    fields is passed on without extracting the page for it
+    (``boilerplate/items/skipped/no_article_field``), warned about once.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -42,6 +44,8 @@ class BoilerplateSpiderMiddleware:
             and not config.metadata_fields
         ):
             raise NotConfigured
+        self._fields = article_fields(config)
+        self._takes_a_field_by_class: dict[type, bool] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
@@ -53,7 +57,11 @@ class BoilerplateSpiderMiddleware:
         policy = self._policy(response)
         try:
             async for output in result:
-                if is_item(output) and self._belongs(output, response, policy):
+                if (
+                    is_item(output)
+                    and self._takes_a_field(output, response)
+                    and self._belongs(output, response, policy)
+                ):
                     article = await article_for(response)
                     if article is not None:
                         output = enrich(self.runtime, output, article)
@@ -70,6 +78,27 @@ class BoilerplateSpiderMiddleware:
             self.runtime.inc("items/errors/bad_meta")
             self.runtime.warn_once(("bad_meta", str(exc)), "On %s: %s", response.url, exc)
             return self.runtime.config.item_policy
+
+    def _takes_a_field(self, item: Any, response: Response) -> bool:
+        """Whether the item's class can hold one of the article fields: else it is passed on
+        without extracting the page for it (``items/skipped/no_article_field``), warned once."""
+        item_class = type(item)
+        takes = self._takes_a_field_by_class.get(item_class)
+        if takes is None:
+            takes = self._takes_a_field_by_class[item_class] = takes_an_article_field(
+                item_class, self._fields
+            )
+        if not takes:
+            self.runtime.inc("items/skipped/no_article_field")
+            self.runtime.warn_once(
+                ("no_article_field", item_class.__qualname__),
+                "Item class %s has none of the article fields (%s): its pages are not extracted"
+                " for it; declare one of them, or change BOILERPLATE_TEXT_FIELD and the other"
+                " field settings",
+                item_class.__qualname__,
+                ", ".join(sorted(self._fields)),
+            )
+        return takes
 
     def _belongs(self, item: Any, response: Response, policy: str) -> bool:
         if policy == "all":
