@@ -82,7 +82,8 @@ def test_check_fails_when_the_page_has_no_article(project: Path) -> None:
     done = scrapy(project, "check", "pdf")
     assert done.returncode == 1
     assert "FAIL: [pdf] parse (@boilerplate pre-hook)" in done.stderr
-    assert "no article extracted from" in done.stderr
+    assert "no article extracted from " in done.stderr
+    assert "document.pdf: not HTML (application/pdf)" in done.stderr
     assert "Missing fields: article_text" in done.stderr
 
 

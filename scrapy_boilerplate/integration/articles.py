@@ -35,6 +35,8 @@ __all__ = [
     "extract_early",
     "is_expected",
     "response_content_type",
+    "skipped",
+    "why_no_article",
 ]
 
 
@@ -56,6 +58,8 @@ class _Entry:
 
 
 _ENTRIES: WeakKeyDictionary[Response, _Entry] = WeakKeyDictionary()
+#: Why the downloader middleware did not mark a response (a phrase, e.g. "HTTP status 404").
+_SKIPPED: WeakKeyDictionary[Response, str] = WeakKeyDictionary()
 
 
 def expect(
@@ -64,6 +68,31 @@ def expect(
     """Mark ``response`` as extractable with ``extractor`` (nothing runs yet); with a
     ``demand_key``, whether its callback asks for the article is recorded under that key."""
     _ENTRIES[response] = _Entry(runtime, extractor, demand_key)
+
+
+def skipped(response: Response, why: str) -> None:
+    """Record why ``response`` is not extracted (a phrase, e.g. ``not HTML (application/pdf)``),
+    for :func:`why_no_article`."""
+    _SKIPPED[response] = why
+
+
+def why_no_article(response: Response) -> str:
+    """Why ``response`` has no article: the reason it was skipped, or the extraction's error
+    (the extraction is run again here to name it; for ``scrapy check``, not for crawls)."""
+    if response in _SKIPPED:
+        return _SKIPPED[response]
+    entry = _ENTRIES.get(response)
+    if entry is None:
+        return "the downloader middleware did not see it (is the add-on enabled?)"
+    if entry.result is not None:
+        return "it has one"
+    try:
+        entry.extractor.extract(
+            response.body, response.url, content_type=response_content_type(response)
+        )
+    except Exception as exc:
+        return f"the extraction failed: {type(exc).__name__}: {exc}"
+    return "the extraction failed (see the log)"
 
 
 def is_expected(response: Response) -> bool:

@@ -30,7 +30,7 @@ from scrapy.contracts import Contract
 from scrapy.http import Response
 
 from ..model.result import ExtractionResult
-from .articles import article_of
+from .articles import article_of, why_no_article
 from .items import enrich
 from .runtime import Runtime
 
@@ -53,8 +53,7 @@ class BoilerplateContract(Contract):
         self.article = article_of(response)
         if self.article is None:
             raise AssertionError(
-                f"no article extracted from {response.url} (not HTML, over"
-                " BOILERPLATE_MAX_BODY_SIZE, disabled for this URL, or the extraction failed)"
+                f"no article extracted from {response.url}: {why_no_article(response)}"
             )
 
     def post_process(self, output: list[Any]) -> None:
