@@ -276,3 +276,18 @@ def test_every_extractor_of_the_crawl_renders_what_the_fields_need() -> None:
         assert choice.extractor.options["include_markdown"], choice.name
         assert not choice.extractor.options["include_html"], choice.name
     assert conf.default.options == {"include_markdown": False}  # as configured, for inheritance
+
+
+def test_zyte_common_items_classes_get_its_field_names_whatever_the_setting() -> None:
+    zyte_common_items = pytest.importorskip("zyte_common_items")
+
+    class MyArticle(zyte_common_items.Article):  # type: ignore[misc]
+        pass
+
+    conf = config()
+    assert conf.fields_for(dict).text == "article_text"
+    for item_class in (zyte_common_items.Article, MyArticle):
+        fields = conf.fields_for(item_class)
+        assert (fields.text, fields.title, fields.zyte_shapes) == ("articleBody", "headline", True)
+        assert fields.metadata["authors"] == "authors"
+    assert config(BOILERPLATE_TEXT_FIELD="").fields_for(zyte_common_items.Article).text is None

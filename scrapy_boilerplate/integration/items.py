@@ -12,7 +12,7 @@ from itemadapter import ItemAdapter
 from ..model.metadata import ArticleMetadata
 from ..model.result import ExtractionResult
 from .runtime import Runtime
-from .settings import BoilerplateConfig
+from .settings import is_zyte_item_class
 
 __all__ = [
     "FillReport",
@@ -20,7 +20,6 @@ __all__ = [
     "is_empty",
     "enrich",
     "metadata_values",
-    "article_fields",
     "takes_an_article_field",
 ]
 
@@ -92,22 +91,12 @@ def fill_item(
             report.written.append(name)
     if metadata_fields and result.metadata is not None:
         metadata = metadata_values(result.metadata, metadata_fields, zyte_shapes)
+        if zyte_shapes and is_zyte_item_class(type(item)):
+            metadata = _zyte_objects(metadata)
         _fill_metadata(adapter, frozen, metadata, overwrite, report)
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
-
-
-def article_fields(config: BoilerplateConfig) -> frozenset[str]:
-    """Every item field the crawl's settings may fill."""
-    named = (
-        config.text_field,
-        config.title_field,
-        config.markdown_field,
-        config.article_html_field,
-        *config.metadata_fields.values(),
-    )
-    return frozenset(name for name in named if name is not None)
 
 
 def takes_an_article_field(item_class: type, fields: frozenset[str]) -> bool:
@@ -144,6 +133,19 @@ def metadata_values(
             value = {"url": value}
         values[name] = value
     return values
+
+
+def _zyte_objects(values: dict[str, Any]) -> dict[str, Any]:
+    """Metadata values in zyte-common-items shapes as that package's objects (``Author``,
+    ``Image``), for its item classes."""
+    from zyte_common_items import Author, Image
+
+    objects = dict(values)
+    if "authors" in objects:
+        objects["authors"] = [Author(name=author["name"]) for author in objects["authors"]]
+    if "mainImage" in objects:
+        objects["mainImage"] = Image(url=objects["mainImage"]["url"])
+    return objects
 
 
 def _fill_metadata(
@@ -189,18 +191,19 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
     rejects the values is passed on as is (``items/errors``).
     """
     config = runtime.config
+    fields = config.fields_for(type(item))
     try:
         report = fill_item(
             item,
             result,
-            text_field=config.text_field,
-            title_field=config.title_field,
+            text_field=fields.text,
+            title_field=fields.title,
             overwrite=config.overwrite,
-            metadata_fields=config.metadata_fields,
-            zyte_shapes=config.zyte_shapes,
+            metadata_fields=fields.metadata,
+            zyte_shapes=fields.zyte_shapes,
             text_format=config.text_format,
-            markdown_field=config.markdown_field,
-            html_field=config.article_html_field,
+            markdown_field=fields.markdown,
+            html_field=fields.html,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")

@@ -9,7 +9,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from .items import article_fields, enrich, takes_an_article_field
+from .items import enrich, takes_an_article_field
 from .runtime import Runtime
 
 __all__ = ["BoilerplatePipeline"]
@@ -44,8 +44,9 @@ class BoilerplatePipeline:
         if config.html_field is not None:
             item = await self._extract_from_field(item, adapter, config.html_field)
             adapter = ItemAdapter(item)
-        if config.min_text_length and config.text_field is not None:
-            text = adapter.get(config.text_field)
+        text_field = config.fields_for(type(item)).text
+        if config.min_text_length and text_field is not None:
+            text = adapter.get(text_field)
             if isinstance(text, str) and len(text) < config.min_text_length:
                 self.runtime.inc("items/dropped/too_short")
                 raise DropItem(
@@ -56,7 +57,8 @@ class BoilerplatePipeline:
 
     async def _extract_from_field(self, item: Any, adapter: ItemAdapter, html_field: str) -> Any:
         """The item filled from its HTML field (a copy for a frozen dataclass)."""
-        if not takes_an_article_field(type(item), article_fields(self.runtime.config)):
+        fields = self.runtime.config.fields_for(type(item)).names()
+        if not takes_an_article_field(type(item), fields):
             self.runtime.inc("pipeline/skipped/no_article_field")
             return item
         html = adapter.get(html_field)

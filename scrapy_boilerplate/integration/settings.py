@@ -35,6 +35,7 @@ __all__ = [
     "RESERVED_SETTINGS",
     "BoilerplateConfig",
     "ExtractorChoice",
+    "ItemFields",
     "SettingError",
     "unknown_settings",
 ]
@@ -138,6 +139,33 @@ class ExtractorChoice:
     name: str
     options: Mapping[str, Any]
     extractor: Extractor | None
+
+
+@dataclass(frozen=True)
+class ItemFields:
+    """The item fields a crawl fills in one item class (None: not filled)."""
+
+    text: str | None
+    title: str | None
+    markdown: str | None
+    html: str | None
+    #: Metadata field -> item field.
+    metadata: Mapping[str, str]
+    #: Whether metadata values take zyte-common-items shapes.
+    zyte_shapes: bool
+
+    def names(self) -> frozenset[str]:
+        """Every field name it may fill."""
+        named = (self.text, self.title, self.markdown, self.html, *self.metadata.values())
+        return frozenset(name for name in named if name is not None)
+
+
+def is_zyte_item_class(item_class: type) -> bool:
+    """Whether ``item_class`` is a zyte-common-items class, or a subclass of one."""
+    return any(
+        getattr(base, "__module__", "").partition(".")[0] == "zyte_common_items"
+        for base in item_class.__mro__
+    )
 
 
 def _setting(settings: BaseSettings, name: str) -> Any:
@@ -309,6 +337,30 @@ class BoilerplateConfig:
     #: Extractor options every extractor of the crawl gets so the fields above can be filled.
     output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
+
+    def fields_for(self, item_class: type) -> ItemFields:
+        """The fields to fill in an ``item_class`` item. A zyte-common-items class (``Article``,
+        or a subclass) gets that package's names (``articleBody``, ``headline``, ...) and value
+        shapes whatever ``BOILERPLATE_FIELD_NAMES`` says; a field turned off stays off."""
+        if self.zyte_shapes or not is_zyte_item_class(item_class):
+            return ItemFields(
+                self.text_field,
+                self.title_field,
+                self.markdown_field,
+                self.article_html_field,
+                self.metadata_fields,
+                self.zyte_shapes,
+            )
+        text, title = FIELD_NAME_SETS["zyte"]
+        outputs = OUTPUT_FIELD_NAME_SETS["zyte"]
+        return ItemFields(
+            text if self.text_field is not None else None,
+            title if self.title_field is not None else None,
+            outputs["markdown"] if self.markdown_field is not None else None,
+            outputs["html"] if self.article_html_field is not None else None,
+            METADATA_FIELD_NAME_SETS["zyte"] if self.metadata_fields else {},
+            True,
+        )
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:

@@ -12,7 +12,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
 from .articles import article_for, callback_done
-from .items import article_fields, enrich, takes_an_article_field
+from .items import enrich, takes_an_article_field
 from .ownership import item_url, names_the_page
 from .runtime import Runtime
 from .settings import SettingError
@@ -44,7 +44,6 @@ class BoilerplateSpiderMiddleware:
             and not config.metadata_fields
         ):
             raise NotConfigured
-        self._fields = article_fields(config)
         self._takes_a_field_by_class: dict[type, bool] = {}
 
     @classmethod
@@ -85,8 +84,9 @@ class BoilerplateSpiderMiddleware:
         item_class = type(item)
         takes = self._takes_a_field_by_class.get(item_class)
         if takes is None:
+            fields = self.runtime.config.fields_for(item_class).names()
             takes = self._takes_a_field_by_class[item_class] = takes_an_article_field(
-                item_class, self._fields
+                item_class, fields
             )
         if not takes:
             self.runtime.inc("items/skipped/no_article_field")
@@ -96,7 +96,7 @@ class BoilerplateSpiderMiddleware:
                 " for it; declare one of them, or change BOILERPLATE_TEXT_FIELD and the other"
                 " field settings",
                 item_class.__qualname__,
-                ", ".join(sorted(self._fields)),
+                ", ".join(sorted(self.runtime.config.fields_for(item_class).names())),
             )
         return takes
 
