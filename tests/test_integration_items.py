@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import runpy
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import integration_support
@@ -552,3 +554,57 @@ def test_an_item_class_takes_an_article_field_when_it_declares_one(
 ) -> None:
     fields = frozenset({"article_text", "article_title", "article_published"})
     assert takes_an_article_field(item_class, fields) is takes
+
+
+# -- the documented styles: the add-on fills the items, or the callback builds them -------------
+
+REPO = SITE.parents[2]
+
+
+def documented_spider(doc: str, heading: str, folder: Path) -> type[scrapy.Spider]:
+    """The spider class of the first Python block defining a class under ``heading`` in ``doc``
+    (run from a file in ``folder``: Scrapy reads its callbacks' source)."""
+    module = folder / "documented_spider.py"
+    module.write_text(spider_block(doc, heading), encoding="utf-8")
+    namespace = runpy.run_path(str(module))
+    [spider] = [v for v in namespace.values() if isinstance(v, type) and v is not scrapy.Spider]
+    return spider  # type: ignore[no-any-return]
+
+
+def spider_block(doc: str, heading: str) -> str:
+    section = (REPO / doc).read_text(encoding="utf-8").split(heading, 1)[1]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    return next(block for block in blocks if "\nclass " in f"\n{block}")
+
+
+@defer.inlineCallbacks
+def crawl_documented(spider: type[scrapy.Spider], url: str, callback: str) -> Any:
+    class OnePage(spider):  # type: ignore[valid-type,misc]
+        async def start(self) -> Any:
+            yield scrapy.Request(url, callback=getattr(self, callback))
+
+    runner = CrawlerRunner(base_settings(BOILERPLATE_EXTRACTOR=EXTRACTOR))
+    crawler = runner.create_crawler(OnePage)
+    result = CrawlResult(crawler)
+    yield runner.crawl(crawler)
+    return result
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_readme_example_lets_the_add_on_fill_the_items(site: str, tmp_path: Path) -> Crawl:
+    spider = documented_spider("README.md", "## Use it in a Scrapy project", tmp_path)
+    result = yield crawl_documented(spider, site + "article.html", "parse_article")
+    [item] = result.items
+    assert item["article_text"] == text_of("article.html")
+    assert "article_for" not in spider_block("README.md", "## Use it in a Scrapy project")
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_documented_callback_that_builds_its_items_gets_no_article_fields(
+    site: str, tmp_path: Path
+) -> Crawl:
+    spider = documented_spider("docs/scrapy.md", "## Reading the article in a callback", tmp_path)
+    result = yield crawl_documented(spider, site + "article.html", "parse")
+    [item] = result.items
+    assert set(item) == {"url", "body", "title", "paragraphs"}  # the text once, in "body"
+    assert item["body"] == text_of("article.html")
