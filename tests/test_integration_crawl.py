@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import importlib.metadata
 import logging
 import os
 import pickle
@@ -24,6 +25,7 @@ from scrapy_boilerplate import ExtractionContext, ExtractionResult, extract, reg
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
 from scrapy_boilerplate.integration import SettingError, downloadermiddleware
+from scrapy_boilerplate.integration.items import options_digest
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site  # the local fixture site (a pytest fixture)
@@ -299,6 +301,34 @@ def test_a_missing_robots_txt_is_not_counted_as_a_skipped_page(site: str) -> Cra
     stats = result.boilerplate_stats()
     assert not [key for key in stats if key.startswith("boilerplate/responses/skipped")]
     assert stats["boilerplate/responses/processed"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_provenance_field_says_what_made_each_article(site: str) -> Crawl:
+    overrides = {"127.0.0.1/broken.html": {"extractor": "keep-everything"}}
+    urls = [site + "article.html", site + "broken.html"]
+    result = yield crawl(
+        settings(BOILERPLATE_PROVENANCE_FIELD=True, BOILERPLATE_DOMAIN_OVERRIDES=overrides),
+        urls=urls,
+    )
+    made = {item["url"]: item["article_provenance"] for item in result.items}
+    article = result.spider.articles[site + "article.html"]
+    assert made[site + "article.html"] == {
+        "extractor": EXTRACTOR,
+        "options_digest": options_digest(article.options),
+        "version": importlib.metadata.version("scrapy-boilerplate"),
+        "override": None,
+        "by_meta": False,
+    }
+    broken = made[site + "broken.html"]
+    assert (broken["extractor"], broken["override"]) == ("keep-everything", "127.0.0.1/broken.html")
+
+
+@pytest_twisted.inlineCallbacks
+def test_no_provenance_field_unless_asked(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "article.html"])
+    [item] = result.items
+    assert "article_provenance" not in item and item["article_text"]
 
 
 class PickyItem(dict):  # type: ignore[type-arg]

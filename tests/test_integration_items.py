@@ -28,7 +28,11 @@ from scrapy_boilerplate import (
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
 from scrapy_boilerplate.integration.demand import MIN_SEEN
-from scrapy_boilerplate.integration.items import fill_item, takes_an_article_field
+from scrapy_boilerplate.integration.items import (
+    fill_item,
+    options_digest,
+    takes_an_article_field,
+)
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site
@@ -608,3 +612,9 @@ def test_the_documented_callback_that_builds_its_items_gets_no_article_fields(
     [item] = result.items
     assert set(item) == {"url", "body", "title", "paragraphs"}  # the text once, in "body"
     assert item["body"] == text_of("article.html")
+
+
+def test_the_options_digest_depends_on_the_values_not_their_order() -> None:
+    assert options_digest({"a": 1, "b": True}) == options_digest({"b": True, "a": 1})
+    assert options_digest({"a": 1}) != options_digest({"a": 2})
+    assert len(options_digest({})) == 16

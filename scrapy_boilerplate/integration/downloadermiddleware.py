@@ -103,7 +103,7 @@ class BoilerplateDownloaderMiddleware:
             return response
         mode = self.runtime.config.extract_mode
         key = callback_key(request) if mode == "auto" else None
-        expect(response, self.runtime, choice.extractor, key)
+        expect(response, self.runtime, choice.extractor, key, (choice.override, choice.by_meta))
         if mode == "always" or (key is not None and self.runtime.demand.extract_early(key)):
             if key is not None:
                 self.runtime.inc("responses/extracted_early")

@@ -1,8 +1,13 @@
-"""Writing an extraction result into an item of any kind ItemAdapter supports."""
+"""Writing an extraction result (and, optionally, what made it) into an item of any kind
+ItemAdapter supports."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import importlib.metadata
+import json
 from collections.abc import Mapping, Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +16,7 @@ from itemadapter import ItemAdapter
 
 from ..model.metadata import ArticleMetadata
 from ..model.result import ExtractionResult
+from .articles import NO_ORIGIN, Origin
 from .runtime import Runtime
 from .settings import is_zyte_item_class
 
@@ -21,6 +27,8 @@ __all__ = [
     "enrich",
     "metadata_values",
     "takes_an_article_field",
+    "provenance",
+    "options_digest",
 ]
 
 
@@ -55,9 +63,12 @@ def fill_item(
     text_format: str = "text",
     markdown_field: str | None = None,
     html_field: str | None = None,
+    provenance_field: str | None = None,
+    provenance_value: Mapping[str, Any] | None = None,
 ) -> FillReport:
     """Set the text and title fields of ``item`` (a missing title is left unset), the
-    ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), and the
+    ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), the
+    ``provenance_field`` (to ``provenance_value``, when given), and the
     metadata fields named by ``metadata_fields`` (see :func:`metadata_values`). The text field
     gets the text, the Markdown or the clean HTML by ``text_format``.
 
@@ -73,6 +84,7 @@ def fill_item(
         (title_field, result.title),
         (markdown_field, result.markdown),
         (html_field, result.html),
+        (provenance_field, provenance_value),
     )
     for name, value in values:
         if name is None or value is None:
@@ -97,6 +109,34 @@ def fill_item(
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
+
+
+def options_digest(options: Mapping[str, Any]) -> str:
+    """A short digest (16 hex digits of SHA-256) of extractor options: equal options, equal
+    digest, whatever their order."""
+    canonical = json.dumps(dict(options), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+@functools.cache
+def _package_version() -> str:
+    try:
+        return importlib.metadata.version("scrapy-boilerplate")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
+def provenance(result: ExtractionResult, override: str | None, by_meta: bool) -> dict[str, Any]:
+    """What made ``result``: the extractor's name, the digest of its options, the package
+    version, the ``BOILERPLATE_DOMAIN_OVERRIDES`` key that matched the URL (None: the default)
+    and whether request meta keys changed the choice."""
+    return {
+        "extractor": result.extractor,
+        "options_digest": options_digest(result.options),
+        "version": _package_version(),
+        "override": override,
+        "by_meta": by_meta,
+    }
 
 
 def takes_an_article_field(item_class: type, fields: frozenset[str]) -> bool:
@@ -180,8 +220,12 @@ def _frozen_fields(item: Any) -> dict[str, Any] | None:
     return {f.name: getattr(item, f.name) for f in dataclasses.fields(item) if f.init}
 
 
-def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
+def enrich(
+    runtime: Runtime, item: Any, result: ExtractionResult, origin: Origin = NO_ORIGIN
+) -> Any:
     """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items.
+    ``origin`` (the override key that chose the extractor, whether meta changed it) goes into
+    the :func:`provenance` field, when the crawl fills one.
 
     A missing text or title field is logged (once per item class and field); a missing metadata
     field is only counted (``items/metadata_field_missing``): item classes often declare just
@@ -204,6 +248,8 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
             text_format=config.text_format,
             markdown_field=fields.markdown,
             html_field=fields.html,
+            provenance_field=fields.provenance,
+            provenance_value=provenance(result, *origin) if fields.provenance else None,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")

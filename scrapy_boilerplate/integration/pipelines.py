@@ -76,4 +76,5 @@ class BoilerplatePipeline:
             self.runtime.inc("pipeline/skipped/disabled_domain")
             return item
         result = await self.runtime.extract(choice.extractor, html, url, None, "pipeline")
-        return item if result is None else enrich(self.runtime, item, result)
+        origin = (choice.override, False)
+        return item if result is None else enrich(self.runtime, item, result, origin)

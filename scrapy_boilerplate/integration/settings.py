@@ -78,12 +78,21 @@ METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     },
 }
 
-#: Item field names of the Markdown and the clean HTML (``BOILERPLATE_MARKDOWN_FIELD = True``,
-#: ``BOILERPLATE_ARTICLE_HTML_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml``
-#: is zyte-common-items' field, ``articleBodyMarkdown`` is not one of its fields.
+#: Item field names of the Markdown, the clean HTML and the provenance
+#: (``BOILERPLATE_MARKDOWN_FIELD = True``, ``BOILERPLATE_ARTICLE_HTML_FIELD = True``,
+#: ``BOILERPLATE_PROVENANCE_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml``
+#: is zyte-common-items' field, the other two are not among its fields.
 OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
-    "default": {"markdown": "article_markdown", "html": "article_html"},
-    "zyte": {"markdown": "articleBodyMarkdown", "html": "articleBodyHtml"},
+    "default": {
+        "markdown": "article_markdown",
+        "html": "article_html",
+        "provenance": "article_provenance",
+    },
+    "zyte": {
+        "markdown": "articleBodyMarkdown",
+        "html": "articleBodyHtml",
+        "provenance": "articleProvenance",
+    },
 }
 
 #: ``BOILERPLATE_TEXT_FORMAT`` values: what the text field holds.
@@ -113,6 +122,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_TEXT_FORMAT": "text",
     "BOILERPLATE_MARKDOWN_FIELD": None,
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
+    "BOILERPLATE_PROVENANCE_FIELD": None,
 }
 
 #: Names with the add-on's prefix that it does not read (yet): not reported as unknown.
@@ -139,6 +149,10 @@ class ExtractorChoice:
     name: str
     options: Mapping[str, Any]
     extractor: Extractor | None
+    #: The ``BOILERPLATE_DOMAIN_OVERRIDES`` key whose pattern matched (None: the default).
+    override: str | None = None
+    #: Whether request meta keys changed the extractor or its options.
+    by_meta: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,10 +167,18 @@ class ItemFields:
     metadata: Mapping[str, str]
     #: Whether metadata values take zyte-common-items shapes.
     zyte_shapes: bool
+    provenance: str | None = None
 
     def names(self) -> frozenset[str]:
         """Every field name it may fill."""
-        named = (self.text, self.title, self.markdown, self.html, *self.metadata.values())
+        named = (
+            self.text,
+            self.title,
+            self.markdown,
+            self.html,
+            self.provenance,
+            *self.metadata.values(),
+        )
         return frozenset(name for name in named if name is not None)
 
 
@@ -334,6 +356,8 @@ class BoilerplateConfig:
     #: Item fields for the Markdown and the clean HTML (None: not filled).
     markdown_field: str | None = None
     article_html_field: str | None = None
+    #: Item field for what made the article (extractor, options digest, version, override).
+    provenance_field: str | None = None
     #: Extractor options every extractor of the crawl gets so the fields above can be filled.
     output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
@@ -350,6 +374,7 @@ class BoilerplateConfig:
                 self.article_html_field,
                 self.metadata_fields,
                 self.zyte_shapes,
+                self.provenance_field,
             )
         text, title = FIELD_NAME_SETS["zyte"]
         outputs = OUTPUT_FIELD_NAME_SETS["zyte"]
@@ -360,6 +385,7 @@ class BoilerplateConfig:
             outputs["html"] if self.article_html_field is not None else None,
             METADATA_FIELD_NAME_SETS["zyte"] if self.metadata_fields else {},
             True,
+            outputs["provenance"] if self.provenance_field is not None else None,
         )
 
     @classmethod
@@ -416,6 +442,9 @@ class BoilerplateConfig:
             text_format=text_format,
             markdown_field=markdown_field,
             article_html_field=article_html_field,
+            provenance_field=_optional_field(
+                settings, "BOILERPLATE_PROVENANCE_FIELD", None, outputs["provenance"]
+            ),
             output_options=forced,
         )
 
@@ -446,7 +475,8 @@ class BoilerplateConfig:
         options = dict(base.options) if name == base.name else {}
         options.update(_options_dict(extra, f"meta[{META_OPTIONS!r}]"))
         where = source or f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
-        return ExtractorChoice(name, options, self._cached(name, options, where))
+        extractor = self._cached(name, options, where)
+        return ExtractorChoice(name, options, extractor, base.override, by_meta=True)
 
     def item_policy_for(self, meta: Mapping[str, Any]) -> str:
         """``BOILERPLATE_ITEM_POLICY``, or the request's ``boilerplate_item_policy`` meta value.
@@ -515,7 +545,7 @@ def _domain_overrides(
         options.update(_options_dict(spec.get("options"), f"{where}['options']"))
         extractor = _build(name, options, where, forced)
         if spec.get("enabled", True) is False:
-            parsed.append((domain, ExtractorChoice(name, options, None)))
+            parsed.append((domain, ExtractorChoice(name, options, None, str(key))))
         else:
-            parsed.append((domain, ExtractorChoice(name, options, extractor)))
+            parsed.append((domain, ExtractorChoice(name, options, extractor, str(key))))
     return UrlRules(parsed)

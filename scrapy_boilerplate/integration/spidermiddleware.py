@@ -11,7 +11,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from .articles import article_for, callback_done
+from .articles import article_for, callback_done, origin_of
 from .items import enrich, takes_an_article_field
 from .ownership import item_url, names_the_page
 from .runtime import Runtime
@@ -37,12 +37,7 @@ class BoilerplateSpiderMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         self.runtime = Runtime.of(crawler)
         config = self.runtime.config
-        fields = (config.text_field, config.title_field, config.markdown_field)
-        if not config.enabled or (
-            all(name is None for name in fields)
-            and config.article_html_field is None
-            and not config.metadata_fields
-        ):
+        if not config.enabled or not config.fields_for(dict).names():
             raise NotConfigured
         self._takes_a_field_by_class: dict[type, bool] = {}
 
@@ -63,7 +58,7 @@ class BoilerplateSpiderMiddleware:
                 ):
                     article = await article_for(response)
                     if article is not None:
-                        output = enrich(self.runtime, output, article)
+                        output = enrich(self.runtime, output, article, origin_of(response))
                 yield output
         finally:
             callback_done(response)
