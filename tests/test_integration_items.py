@@ -23,10 +23,12 @@ from scrapy_boilerplate import (
     article_for,
     article_of,
     extract,
+    get_extractor,
     register_extractor,
 )
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
+from scrapy_boilerplate.integration import runtime
 from scrapy_boilerplate.integration.demand import MIN_SEEN
 from scrapy_boilerplate.integration.items import (
     fill_item,
@@ -515,6 +517,8 @@ def test_the_start_is_logged_with_extractor_and_workers(
     [line] = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
     assert line.startswith("scrapy-boilerplate: extractor 'numwords', 1 worker process(es)")
     assert "time limit 5 s per page" in line and "extraction on demand" in line
+    assert line.endswith(runtime.metadata_sources(get_extractor(EXTRACTOR, metadata=True)))
+    assert "metadata from JSON-LD" in line  # a crawl reads the metadata
 
 
 def test_fill_item_puts_each_format_in_its_field() -> None:

@@ -11,6 +11,7 @@ import pytest
 from integration_support import make_project
 from scrapy.settings import Settings
 
+from scrapy_boilerplate import get_extractor
 from scrapy_boilerplate.integration import runtime
 from scrapy_boilerplate.integration.settings import DEFAULTS, BoilerplateConfig
 
@@ -68,3 +69,13 @@ def test_a_bad_setting_is_one_line_on_stderr_not_a_traceback(
     assert "unknown extractor 'artcle'" in line
     if logging:
         assert done.stderr == line + "\n"
+
+
+def test_the_start_up_line_names_the_metadata_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_metadata = get_extractor("numwords", metadata=True)
+    assert runtime.metadata_sources(get_extractor("numwords")) == "metadata not read"
+    monkeypatch.setattr(runtime, "extruct_available", lambda: True)
+    assert "JSON-LD, microdata, OpenGraph" in runtime.metadata_sources(with_metadata)
+    monkeypatch.setattr(runtime, "extruct_available", lambda: False)
+    sources = runtime.metadata_sources(with_metadata)
+    assert "microdata" in sources and "extruct not installed" in sources

@@ -30,6 +30,7 @@ from ..errors import InvalidInputError
 from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
+from ..page.metadata import extruct_available
 from .demand import DemandTracker
 from .settings import DEFAULTS, BoilerplateConfig, SettingError, unknown_settings
 from .sitetemplates import SITE_DEFAULTS
@@ -42,7 +43,7 @@ from .workers import (
     Workers,
 )
 
-__all__ = ["Runtime", "STATS_PREFIX", "KNOWN_SETTINGS"]
+__all__ = ["Runtime", "STATS_PREFIX", "KNOWN_SETTINGS", "metadata_sources"]
 
 logger = logging.getLogger("scrapy_boilerplate")
 
@@ -250,7 +251,7 @@ class Runtime:
         if not self.config.enabled:
             return
         logger.info(
-            "scrapy-boilerplate: extractor %r, %s, %s, %s, items filled: %s",
+            "scrapy-boilerplate: extractor %r, %s, %s, %s, items filled: %s, %s",
             self.config.default.name,
             self._where(),
             f"time limit {self.config.timeout:g} s per page"
@@ -258,6 +259,7 @@ class Runtime:
             else "no time limit",
             _EXTRACT_MODE_DESCRIPTIONS[self.config.extract_mode],
             self.config.item_policy,
+            metadata_sources(self.config.default.extractor),
             extra={"crawler": self.crawler},
         )
 
@@ -411,3 +413,13 @@ def _report_setting_error(error: SettingError) -> None:
 def _mark_exception_seen(task: asyncio.Task[Any]) -> None:
     if not task.cancelled():
         task.exception()
+
+
+def metadata_sources(extractor: Extractor | None) -> str:
+    """The metadata sources ``extractor`` reads, in words: installing extruct (the ``metadata``
+    extra) adds microdata, which changes results (authors appear), so the start-up line says."""
+    if extractor is None or not extractor.options.get("metadata"):
+        return "metadata not read"
+    if extruct_available():
+        return "metadata from JSON-LD, microdata, OpenGraph and HTML tags (extruct installed)"
+    return "metadata from JSON-LD, OpenGraph and HTML tags (no microdata: extruct not installed)"
