@@ -168,6 +168,28 @@ def test_command_reports_a_download_failure_in_one_line(tmp_path: Path) -> None:
     assert "ConnectionRefusedError: " in line  # Download... in Scrapy 2.19, Twisted's before
 
 
+def test_a_refused_connection_with_robots_txt_obeyed_shows_no_traceback(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/page.html"
+    done = run("boilerplate", url, "-s", "RETRY_ENABLED=0", "-s", "ROBOTSTXT_OBEY=1", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(f"error: could not download {url}: ")
+
+
+def test_command_rejects_a_file_that_is_not_html(tmp_path: Path) -> None:
+    script = tmp_path / "spider.py"
+    script.write_text("import scrapy\n\nprint('<p>not a page</p>')\n", encoding="utf-8")
+    done = run("boilerplate", str(script), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error: {script} is not HTML (no .html name, and no <html>, <head> or <body> in its"
+        " first KiB)\n"
+    )
+    fragment = tmp_path / "fragment.html"
+    fragment.write_text("<p>" + "A sentence of a paragraph. " * 10 + "</p>", encoding="utf-8")
+    assert run("boilerplate", str(fragment), cwd=tmp_path).returncode == 0
+
+
 SPIDERS = """
 import scrapy
 

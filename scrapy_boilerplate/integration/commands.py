@@ -19,6 +19,7 @@ HTML (the crawl's rule, including ``BOILERPLATE_SNIFF_TEXT``), a body over
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from argparse import ArgumentParser, Namespace
 from collections.abc import AsyncIterator
@@ -42,7 +43,7 @@ from ..model.result import ExtractionResult
 from ..output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from ..output.highlight import highlight_html
 from ..output.stdout import run_printing
-from .downloadermiddleware import is_html_response, response_content_type
+from .downloadermiddleware import is_html_response, looks_like_html, response_content_type
 from .runtime import KNOWN_SETTINGS
 from .settings import (
     META_DONT_EXTRACT,
@@ -169,7 +170,7 @@ class BoilerplateCommand(ScrapyCommand):
         fetched: _Fetched | None = None
         if Path(target).is_file():
             body, url, content_type = (
-                Path(target).read_bytes(),
+                _read_html_file(Path(target)),
                 Path(target).resolve().as_uri(),
                 None,
             )
@@ -227,10 +228,28 @@ class BoilerplateCommand(ScrapyCommand):
 
     def _fetch(self, url: str, spidercls: type[Spider], spargs: dict[str, str]) -> _Fetched:
         assert self.crawler_process is not None
+        # A robots.txt that cannot be downloaded is logged with a traceback; the page's own
+        # download then fails the same way and says so in one line.
+        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").setLevel(logging.CRITICAL)
         fetched = _Fetched()
         self.crawler_process.crawl(_fetch_spider(spidercls, url, fetched), **spargs)
         self.crawler_process.start()
         return fetched
+
+
+#: File name suffixes of HTML pages (other files must start like one, see ``looks_like_html``).
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+def _read_html_file(path: Path) -> bytes:
+    """The bytes of the HTML file ``path``; :class:`_PageError` for a file that is neither
+    named nor shaped like an HTML page (a ``.py`` file, say)."""
+    body = path.read_bytes()
+    if path.suffix.lower() not in _HTML_SUFFIXES and not looks_like_html(body):
+        raise _PageError(
+            f"{path} is not HTML (no .html name, and no <html>, <head> or <body> in its first KiB)"
+        )
+    return body
 
 
 def _check_response(url: str, fetched: _Fetched, config: BoilerplateConfig) -> Response:
