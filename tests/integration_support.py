@@ -11,6 +11,8 @@ The site serves ``tests/fixtures/site`` on 127.0.0.1 (a free port) with these ex
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 import textwrap
 import threading
 from collections.abc import Callable, Iterator
@@ -141,6 +143,18 @@ def make_project(root: Path, spiders: str, settings: str = "") -> Path:
     (package / "settings.py").write_text(base + textwrap.dedent(settings), encoding="utf-8")
     (package / "spiders" / "__init__.py").write_text(textwrap.dedent(spiders), encoding="utf-8")
     return root
+
+
+def run_scrapy(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``scrapy ARGS...`` run in ``cwd`` (a project folder, say), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def installed_reactor_path() -> str:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import integration_support
 import pytest
 from integration_support import SITE, make_project
+from integration_support import run_scrapy as scrapy
 
 from scrapy_boilerplate import extract
 
@@ -59,17 +58,6 @@ class Undeclared(scrapy.Spider):
 @pytest.fixture(scope="module")
 def project(site: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_project(tmp_path_factory.mktemp("contracts"), SPIDERS.format(site=site))
-
-
-def scrapy(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_check_passes_with_the_article_fields(project: Path) -> None:

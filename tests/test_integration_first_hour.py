@@ -6,13 +6,12 @@ lines a user reads. Subprocesses, as a user runs them; the pages come from the l
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import integration_support
 import pytest
 from integration_support import SITE
+from integration_support import run_scrapy as scrapy
 
 from scrapy_boilerplate import available_extractors, extract
 
@@ -33,17 +32,6 @@ class ArticlesSpider(scrapy.Spider):
 #: Scrapy's project template asks for a second between requests; the test does not wait.
 NO_DELAY = ("-s", "DOWNLOAD_DELAY=0")
 KNOWN = ", ".join(available_extractors())
-
-
-def scrapy(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
