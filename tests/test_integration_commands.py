@@ -255,7 +255,10 @@ def test_a_mistyped_extractor_is_one_line_naming_the_option_given(tmp_path: Path
     done = run("boilerplate", str(SITE / "article.html"), "--extractor", "artcle", cwd=tmp_path)
     assert done.returncode == 2
     [line] = done.stderr.splitlines()
-    assert line.startswith("error: --extractor: unknown extractor 'artcle' (known: article, ")
+    assert line.startswith(
+        "error: --extractor: unknown extractor 'artcle' (did you mean 'article'?"
+    )
+    assert "meta[" not in line
 
 
 def test_crawler_process_with_default_reactor_and_threads(site: str, tmp_path: Path) -> None:
