@@ -37,6 +37,7 @@ from .model.result import ExtractionResult
 from .output.cleaneval import cleaneval_document
 from .output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from .output.highlight import highlight_html
+from .output.stdout import run_printing
 from .page.cleaneval import cleaneval_page_html
 from .page.files import html_files, read_html
 from .page.responses import DEFAULT_MAX_BODY_SIZE
@@ -388,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser(argv).parse_args(argv)
     try:
-        return int(args.handler(args))
+        return run_printing(lambda: int(args.handler(args)))
     except ValueError as exc:  # bad extractor name or option
         print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
         return 2

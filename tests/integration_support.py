@@ -11,6 +11,8 @@ The site serves ``tests/fixtures/site`` on 127.0.0.1 (a free port) with these ex
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 import textwrap
 import threading
 from collections.abc import Callable, Iterator
@@ -143,6 +145,18 @@ def make_project(root: Path, spiders: str, settings: str = "") -> Path:
     return root
 
 
+def run_scrapy(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``scrapy ARGS...`` run in ``cwd`` (a project folder, say), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def installed_reactor_path() -> str:
     """The import path of the running reactor (Scrapy checks TWISTED_REACTOR against it)."""
     from twisted.internet import reactor
@@ -194,10 +208,13 @@ class CrawlResult:
 
 
 @defer.inlineCallbacks
-def crawl(settings: dict[str, Any], **spider_kwargs: Any) -> Any:
-    """Crawl with :class:`SiteSpider` on the running reactor; results in a :class:`CrawlResult`."""
+def crawl(
+    settings: dict[str, Any], *, spider_class: type[SiteSpider] = SiteSpider, **spider_kwargs: Any
+) -> Any:
+    """Crawl with :class:`SiteSpider` (or ``spider_class``) on the running reactor; results in a
+    :class:`CrawlResult`."""
     runner = CrawlerRunner(settings)
-    crawler = runner.create_crawler(SiteSpider)
+    crawler = runner.create_crawler(spider_class)
     result = CrawlResult(crawler)
     yield runner.crawl(crawler, **spider_kwargs)
     return result

@@ -110,6 +110,11 @@ def test_unknown_extractor_is_a_value_error_listing_names() -> None:
         extract(ARTICLE, extractor="nope")
 
 
+def test_a_mistyped_extractor_is_told_the_name_it_looks_like() -> None:
+    with pytest.raises(ValueError, match="unknown extractor 'artcle' \\(did you mean 'article'\\?"):
+        extract(ARTICLE, extractor="artcle")
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from pathlib import Path
 
 import pytest
+from pipe_support import first_bytes_then_close, write_long_page
 
 from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.output.stdout import CLOSED_PIPE_STATUS
 
 ARTICLE = Path(__file__).parent / "fixtures" / "pages" / "article.html"
 LISTS = Path(__file__).parent / "fixtures" / "structure" / "nested-lists.html"
@@ -166,3 +169,14 @@ def test_extract_dir_writes_the_body_in_the_format_asked(tmp_path: Path) -> None
     assert main(["extract-dir", str(tmp_path), "--out", str(out), "--format", "markdown"]) == 0
     body = json.loads(out.read_text())["l1"]["articleBody"]
     assert "\n- Shelter, which matters most" in body and "\n  - a light tent" in body
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+def test_a_reader_closing_the_pipe_ends_the_command_without_a_traceback(
+    tmp_path: Path, output: str
+) -> None:
+    page = write_long_page(tmp_path / "long.html")
+    command = [sys.executable, "-m", "scrapy_boilerplate.cli", "extract", str(page)]
+    start, status, stderr = first_bytes_then_close([*command, "--format", output], tmp_path)
+    assert start.strip() and stderr == ""
+    assert status == CLOSED_PIPE_STATUS

@@ -16,8 +16,10 @@ from pathlib import Path
 import integration_support
 import pytest
 from integration_support import SITE, make_project
+from pipe_support import first_bytes_then_close, write_long_page
 
 from scrapy_boilerplate import extract
+from scrapy_boilerplate.output.stdout import CLOSED_PIPE_STATUS
 
 site = integration_support.site  # the local fixture site (a pytest fixture)
 SCRAPY = [sys.executable, "-m", "scrapy"]
@@ -166,6 +168,28 @@ def test_command_reports_a_download_failure_in_one_line(tmp_path: Path) -> None:
     assert "ConnectionRefusedError: " in line  # Download... in Scrapy 2.19, Twisted's before
 
 
+def test_a_refused_connection_with_robots_txt_obeyed_shows_no_traceback(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/page.html"
+    done = run("boilerplate", url, "-s", "RETRY_ENABLED=0", "-s", "ROBOTSTXT_OBEY=1", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(f"error: could not download {url}: ")
+
+
+def test_command_rejects_a_file_that_is_not_html(tmp_path: Path) -> None:
+    script = tmp_path / "spider.py"
+    script.write_text("import scrapy\n\nprint('<p>not a page</p>')\n", encoding="utf-8")
+    done = run("boilerplate", str(script), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error: {script} is not HTML (no .html name, and no <html>, <head> or <body> in its"
+        " first KiB)\n"
+    )
+    fragment = tmp_path / "fragment.html"
+    fragment.write_text("<p>" + "A sentence of a paragraph. " * 10 + "</p>", encoding="utf-8")
+    assert run("boilerplate", str(fragment), cwd=tmp_path).returncode == 0
+
+
 SPIDERS = """
 import scrapy
 
@@ -225,6 +249,16 @@ def test_command_rejects_bad_configuration(tmp_path: Path, args: list[str], mess
     done = run("boilerplate", str(SITE / "article.html"), *args, cwd=tmp_path)
     assert done.returncode != 0
     assert message in done.stderr
+
+
+def test_a_mistyped_extractor_is_one_line_naming_the_option_given(tmp_path: Path) -> None:
+    done = run("boilerplate", str(SITE / "article.html"), "--extractor", "artcle", cwd=tmp_path)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(
+        "error: --extractor: unknown extractor 'artcle' (did you mean 'article'?"
+    )
+    assert "meta[" not in line
 
 
 def test_crawler_process_with_default_reactor_and_threads(site: str, tmp_path: Path) -> None:
@@ -290,3 +324,12 @@ def test_crawler_process_with_default_reactor_and_threads(site: str, tmp_path: P
     assert report["stats"]["boilerplate/responses/processed"] == 2
     assert report["stats"]["boilerplate/responses/skipped/non_html"] == 1
     assert report["stats"]["boilerplate/items/enriched"] == 2
+
+
+@pytest.mark.parametrize("output", ["text", "html"])
+def test_command_output_piped_to_a_reader_that_stops_early(tmp_path: Path, output: str) -> None:
+    page = write_long_page(tmp_path / "long.html")
+    command = [*SCRAPY, "boilerplate", str(page), "--format", output]
+    start, status, stderr = first_bytes_then_close(command, tmp_path)
+    assert start.strip() and "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    assert status == CLOSED_PIPE_STATUS

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import integration_support
 import pytest
 from integration_support import SITE, make_project
+from integration_support import run_scrapy as scrapy
 
 from scrapy_boilerplate import extract
 
@@ -61,17 +60,6 @@ def project(site: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_project(tmp_path_factory.mktemp("contracts"), SPIDERS.format(site=site))
 
 
-def scrapy(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_check_passes_with_the_article_fields(project: Path) -> None:
     done = scrapy(project, "check", "article")
     assert done.returncode == 0, done.stderr
@@ -82,7 +70,8 @@ def test_check_fails_when_the_page_has_no_article(project: Path) -> None:
     done = scrapy(project, "check", "pdf")
     assert done.returncode == 1
     assert "FAIL: [pdf] parse (@boilerplate pre-hook)" in done.stderr
-    assert "no article extracted from" in done.stderr
+    assert "no article extracted from " in done.stderr
+    assert "document.pdf: not HTML (application/pdf)" in done.stderr
     assert "Missing fields: article_text" in done.stderr
 
 

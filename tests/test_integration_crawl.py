@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import importlib.metadata
 import logging
 import os
 import pickle
@@ -24,6 +25,7 @@ from scrapy_boilerplate import ExtractionContext, ExtractionResult, extract, reg
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
 from scrapy_boilerplate.integration import SettingError, downloadermiddleware
+from scrapy_boilerplate.integration.items import options_digest
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site  # the local fixture site (a pytest fixture)
@@ -230,18 +232,103 @@ def test_item_types(site: str, item_class: type) -> Crawl:
     assert adapter["article_title"] == expected("article.html").title
 
 
+class TitleOnlyItem(scrapy.Item):
+    url = scrapy.Field()
+    article_title = scrapy.Field()
+
+
+class ItemSpider(SiteSpider):
+    """Yields its items without asking for the article itself."""
+
+    async def parse(self, response: scrapy.http.Response) -> Any:
+        yield self.make_item(response.url)
+
+
 @pytest_twisted.inlineCallbacks
-def test_item_class_without_fields_passes_with_one_warning(
+def test_item_class_without_article_fields_is_passed_on_unextracted_with_one_warning(
     site: str, caplog: pytest.LogCaptureFixture
 ) -> Crawl:
     urls = [site + "article.html", site + "broken.html"]
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
-        result = yield crawl(settings(), urls=urls, make_item=lambda url: BareItem(url=url))
+        result = yield crawl(
+            settings(), urls=urls, make_item=lambda url: BareItem(url=url), spider_class=ItemSpider
+        )
     assert sorted(item["url"] for item in result.items) == sorted(urls)
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/items/skipped/no_article_field"] == 2
+    assert "boilerplate/responses/processed" not in stats  # nothing extracted for nothing
+    warnings = [r.getMessage() for r in caplog.records if "none of the article" in r.getMessage()]
+    assert len(warnings) == 1 and "BareItem" in warnings[0]
+
+
+@pytest_twisted.inlineCallbacks
+def test_item_class_missing_some_fields_passes_with_one_warning_per_field(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "article.html", site + "broken.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(
+            settings(),
+            urls=urls,
+            make_item=lambda url: TitleOnlyItem(url=url),
+            spider_class=ItemSpider,
+        )
+    assert all(item["article_title"] for item in result.items)
     assert result.stats["boilerplate/items/field_missing"] == 2
     warnings = [r for r in caplog.records if "has no field" in r.getMessage()]
-    assert len(warnings) == 2  # one per distinct missing field, not per page
-    assert {r.args[1] for r in warnings} == {"article_text", "article_title"}  # type: ignore[index]
+    assert len(warnings) == 1  # once per distinct missing field, not per page
+    assert warnings[0].args[1] == "article_text"  # type: ignore[index]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_mistyped_setting_is_warned_about_once(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    urls = [site + "article.html", site + "broken.html"]
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = yield crawl(settings(BOILERPLATE_EXTRACTER="keep-everything"), urls=urls)
+    assert result.stats["boilerplate/responses/processed"] == 2
+    warnings = [r.getMessage() for r in caplog.records if "BOILERPLATE_EXTRACTER" in r.getMessage()]
+    assert warnings == [
+        "Unknown setting BOILERPLATE_EXTRACTER is ignored (did you mean BOILERPLATE_EXTRACTOR?)"
+    ]
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_missing_robots_txt_is_not_counted_as_a_skipped_page(site: str) -> Crawl:
+    result = yield crawl(settings(ROBOTSTXT_OBEY=True), urls=[site + "article.html"])
+    assert result.stats["robotstxt/response_status_count/404"] == 1
+    stats = result.boilerplate_stats()
+    assert not [key for key in stats if key.startswith("boilerplate/responses/skipped")]
+    assert stats["boilerplate/responses/processed"] == 1
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_provenance_field_says_what_made_each_article(site: str) -> Crawl:
+    overrides = {"127.0.0.1/broken.html": {"extractor": "keep-everything"}}
+    urls = [site + "article.html", site + "broken.html"]
+    result = yield crawl(
+        settings(BOILERPLATE_PROVENANCE_FIELD=True, BOILERPLATE_DOMAIN_OVERRIDES=overrides),
+        urls=urls,
+    )
+    made = {item["url"]: item["article_provenance"] for item in result.items}
+    article = result.spider.articles[site + "article.html"]
+    assert made[site + "article.html"] == {
+        "extractor": EXTRACTOR,
+        "options_digest": options_digest(article.options),
+        "version": importlib.metadata.version("scrapy-boilerplate"),
+        "override": None,
+        "by_meta": False,
+    }
+    broken = made[site + "broken.html"]
+    assert (broken["extractor"], broken["override"]) == ("keep-everything", "127.0.0.1/broken.html")
+
+
+@pytest_twisted.inlineCallbacks
+def test_no_provenance_field_unless_asked(site: str) -> Crawl:
+    result = yield crawl(settings(), urls=[site + "article.html"])
+    [item] = result.items
+    assert "article_provenance" not in item and item["article_text"]
 
 
 class PickyItem(dict):  # type: ignore[type-arg]

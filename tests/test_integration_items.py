@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import runpy
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import integration_support
@@ -21,12 +23,18 @@ from scrapy_boilerplate import (
     article_for,
     article_of,
     extract,
+    get_extractor,
     register_extractor,
 )
 from scrapy_boilerplate.classifiers import NUM_WORDS_RULES
 from scrapy_boilerplate.filters import Filter
+from scrapy_boilerplate.integration import runtime
 from scrapy_boilerplate.integration.demand import MIN_SEEN
-from scrapy_boilerplate.integration.items import fill_item
+from scrapy_boilerplate.integration.items import (
+    fill_item,
+    options_digest,
+    takes_an_article_field,
+)
 from scrapy_boilerplate.model.document import TextDocument
 
 site = integration_support.site
@@ -422,7 +430,7 @@ def test_a_frozen_dataclass_item_is_filled_by_a_copy(
     assert isinstance(article, FrozenArticle) and article.article_text == text_of("article.html")
     assert isinstance(bare, FrozenBare)
     warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
-    assert len(warnings) == 2 and all("FrozenBare has no field" in w for w in warnings)
+    assert len(warnings) == 1 and "FrozenBare has none of the article fields" in warnings[0]
 
 
 # -- synchronous and asynchronous access in callbacks -------------------------------------------
@@ -509,6 +517,8 @@ def test_the_start_is_logged_with_extractor_and_workers(
     [line] = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
     assert line.startswith("scrapy-boilerplate: extractor 'numwords', 1 worker process(es)")
     assert "time limit 5 s per page" in line and "extraction on demand" in line
+    assert line.endswith(runtime.metadata_sources(get_extractor(EXTRACTOR, metadata=True)))
+    assert "metadata from JSON-LD" in line  # a crawl reads the metadata
 
 
 def test_fill_item_puts_each_format_in_its_field() -> None:
@@ -531,3 +541,84 @@ def test_fill_item_puts_each_format_in_its_field() -> None:
     fill_item(item, plain, text_field="body", title_field=None, overwrite=False,
               text_format="markdown", html_field="body_html")  # fmt: skip
     assert item == {}
+
+
+class _NoArticleItem(scrapy.Item):
+    url = scrapy.Field()
+
+
+@dataclass
+class _PublishedOnly:
+    url: str
+    article_published: str | None = None
+
+
+@pytest.mark.parametrize(
+    ("item_class", "takes"),
+    [(dict, True), (_NoArticleItem, False), (_PublishedOnly, True)],
+)
+def test_an_item_class_takes_an_article_field_when_it_declares_one(
+    item_class: type, takes: bool
+) -> None:
+    fields = frozenset({"article_text", "article_title", "article_published"})
+    assert takes_an_article_field(item_class, fields) is takes
+
+
+# -- the documented styles: the add-on fills the items, or the callback builds them -------------
+
+REPO = SITE.parents[2]
+
+
+def documented_spider(doc: str, heading: str, folder: Path) -> type[scrapy.Spider]:
+    """The spider class of the first Python block defining a class under ``heading`` in ``doc``
+    (run from a file in ``folder``: Scrapy reads its callbacks' source)."""
+    module = folder / "documented_spider.py"
+    module.write_text(spider_block(doc, heading), encoding="utf-8")
+    namespace = runpy.run_path(str(module))
+    [spider] = [v for v in namespace.values() if isinstance(v, type) and v is not scrapy.Spider]
+    return spider  # type: ignore[no-any-return]
+
+
+def spider_block(doc: str, heading: str) -> str:
+    section = (REPO / doc).read_text(encoding="utf-8").split(heading, 1)[1]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    return next(block for block in blocks if "\nclass " in f"\n{block}")
+
+
+@defer.inlineCallbacks
+def crawl_documented(spider: type[scrapy.Spider], url: str, callback: str) -> Any:
+    class OnePage(spider):  # type: ignore[valid-type,misc]
+        async def start(self) -> Any:
+            yield scrapy.Request(url, callback=getattr(self, callback))
+
+    runner = CrawlerRunner(base_settings(BOILERPLATE_EXTRACTOR=EXTRACTOR))
+    crawler = runner.create_crawler(OnePage)
+    result = CrawlResult(crawler)
+    yield runner.crawl(crawler)
+    return result
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_readme_example_lets_the_add_on_fill_the_items(site: str, tmp_path: Path) -> Crawl:
+    spider = documented_spider("README.md", "## Use it in a Scrapy project", tmp_path)
+    result = yield crawl_documented(spider, site + "article.html", "parse_article")
+    [item] = result.items
+    assert item["article_text"] == text_of("article.html")
+    assert "article_for" not in spider_block("README.md", "## Use it in a Scrapy project")
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_documented_callback_that_builds_its_items_gets_no_article_fields(
+    site: str, tmp_path: Path
+) -> Crawl:
+    spider = documented_spider("docs/scrapy.md", "## Reading the article in a callback", tmp_path)
+    result = yield crawl_documented(spider, site + "article.html", "parse")
+    [item] = result.items
+    assert set(item) == {"url", "body", "title", "paragraphs"}  # the text once, in "body"
+    assert item["body"] == text_of("article.html")
+
+
+def test_the_options_digest_depends_on_the_values_not_their_order() -> None:
+    assert options_digest({"a": 1, "b": True}) == options_digest({"b": True, "a": 1})
+    assert options_digest({"a": 1}) != options_digest({"a": 2})
+    assert len(options_digest({})) == 16

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Generator
 from typing import Any
 
@@ -48,9 +49,11 @@ def poet_settings(**overrides: Any) -> dict[str, Any]:
 
 
 @defer.inlineCallbacks
-def run(urls: list[str], **overrides: Any) -> Any:
+def run(
+    urls: list[str], spider_class: type[scrapy.Spider] = PageObjectSpider, **overrides: Any
+) -> Any:
     runner = CrawlerRunner(poet_settings(**overrides))
-    crawler = runner.create_crawler(PageObjectSpider)
+    crawler = runner.create_crawler(spider_class)
     result = CrawlResult(crawler)
     yield runner.crawl(crawler, urls=urls)
     return result
@@ -99,6 +102,31 @@ def test_a_page_the_crawl_does_not_extract_gives_an_article_without_body(site: s
     result = yield run([site + "plain-html.txt"])
     [item] = result.items
     assert isinstance(item, Article) and item.articleBody is None and item.headline is None
+
+
+class ArticleItemSpider(PageObjectSpider):
+    """Yields zyte-common-items ``Article`` items of its own, for the add-on to fill."""
+
+    async def parse(self, response: scrapy.http.Response) -> Any:  # type: ignore[override]
+        yield Article(url=response.url)
+
+
+@pytest_twisted.inlineCallbacks
+def test_zyte_common_items_classes_are_recognised_without_the_field_names_setting(
+    site: str, caplog: pytest.LogCaptureFixture
+) -> Crawl:
+    url = site + "article-metadata.html"
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        from_page = yield run([url])
+        from_spider = yield run([url], spider_class=ArticleItemSpider)
+    assert not [r for r in caplog.records if r.name == "scrapy_boilerplate"]
+    expected = extract((SITE / "article-metadata.html").read_bytes(), url, metadata=True)
+    for result in (from_page, from_spider):
+        [item] = result.items
+        assert item.articleBody == expected.text and item.headline == expected.title
+    [item] = from_spider.items
+    assert expected.metadata is not None and expected.metadata.authors
+    assert item.authors == [Author(name=name) for name in expected.metadata.authors]
 
 
 @pytest.mark.parametrize(

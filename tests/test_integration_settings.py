@@ -14,7 +14,12 @@ from scrapy_boilerplate.integration import (
     BoilerplatePipeline,
     BoilerplateSpiderMiddleware,
 )
-from scrapy_boilerplate.integration.settings import BoilerplateConfig, SettingError
+from scrapy_boilerplate.integration.settings import (
+    DEFAULTS,
+    BoilerplateConfig,
+    SettingError,
+    unknown_settings,
+)
 
 
 def config(**values: object) -> BoilerplateConfig:
@@ -175,6 +180,31 @@ def test_bad_request_meta_raises_setting_error() -> None:
         config().choice_for_request("http://a.test/", {"boilerplate_extractor": "nope"})
 
 
+def test_a_request_choice_names_the_source_the_user_wrote() -> None:
+    with pytest.raises(SettingError, match="^--extractor: unknown extractor 'nope'") as caught:
+        config().choice_for_request(
+            "http://a.test/", {"boilerplate_extractor": "nope"}, source="--extractor"
+        )
+    assert "meta[" not in str(caught.value)
+
+
+def test_unknown_boilerplate_settings_are_named_with_the_likely_one() -> None:
+    settings = Settings(
+        {"BOILERPLATE_EXTRACTER": "numwords", "BOILERPLATE_FOO": 1, "DOWNLOAD_DELAY": 1}
+    )
+    settings.set("BOILERPLATE_EXTRACTOR", "article")
+    settings.set("BOILERPLATE_SITE_STATE_URL", "redis://")  # reserved
+    assert unknown_settings(settings, DEFAULTS) == [
+        "Unknown setting BOILERPLATE_EXTRACTER is ignored (did you mean BOILERPLATE_EXTRACTOR?)",
+        "Unknown setting BOILERPLATE_FOO is ignored (not a scrapy-boilerplate setting)",
+    ]
+
+
+def test_a_mistyped_override_key_is_told_the_key_it_looks_like() -> None:
+    with pytest.raises(SettingError, match="unknown key 'option' \\(did you mean 'options'"):
+        config(BOILERPLATE_DOMAIN_OVERRIDES={"a.test": {"option": {}}})
+
+
 def test_addon_sets_components_and_defaults_below_user_settings() -> None:
     settings = Settings()
     settings.set("BOILERPLATE_EXTRACTOR", "numwords", priority="project")
@@ -246,3 +276,18 @@ def test_every_extractor_of_the_crawl_renders_what_the_fields_need() -> None:
         assert choice.extractor.options["include_markdown"], choice.name
         assert not choice.extractor.options["include_html"], choice.name
     assert conf.default.options == {"include_markdown": False}  # as configured, for inheritance
+
+
+def test_zyte_common_items_classes_get_its_field_names_whatever_the_setting() -> None:
+    zyte_common_items = pytest.importorskip("zyte_common_items")
+
+    class MyArticle(zyte_common_items.Article):  # type: ignore[misc]
+        pass
+
+    conf = config()
+    assert conf.fields_for(dict).text == "article_text"
+    for item_class in (zyte_common_items.Article, MyArticle):
+        fields = conf.fields_for(item_class)
+        assert (fields.text, fields.title, fields.zyte_shapes) == ("articleBody", "headline", True)
+        assert fields.metadata["authors"] == "authors"
+    assert config(BOILERPLATE_TEXT_FIELD="").fields_for(zyte_common_items.Article).text is None

@@ -349,3 +349,29 @@ def test_document_title_on_every_shared_page(dataset: str) -> None:
         assert document_title(root) == segment(root).title, page.id
         checked += 1
     assert checked
+
+
+_INVISIBLE = ["\u200b", "\u200b \u200c", "\ufeff", "\u00ad", "\u200e\u2060"]
+
+
+@pytest.mark.parametrize("invisible", _INVISIBLE)
+def test_format_characters_alone_make_no_block(invisible: str) -> None:
+    html = f"<body><p>Before.</p><p>{invisible}</p><p><a href='#'>{invisible}</a></p><p>After.</p>"
+    doc = segment(parse_html(html))
+    assert [block.text for block in doc.blocks] == ["Before.", "After."]
+    assert [block.offset_start for block in doc.blocks] == [0, 1]
+
+
+def test_format_characters_in_text_are_kept_and_strict_mode_keeps_their_blocks() -> None:
+    html = "<body><p>Before\u200b.</p><p>\u200b</p></body>"
+    assert [b.text for b in segment(parse_html(html)).blocks] == ["Before\u200b."]
+    strict = segment(parse_html(html), strict_reference=True)
+    assert [b.text for b in strict.blocks] == ["Before\u200b.", "\u200b"]
+
+
+def test_eighteen_invisible_paragraphs_leave_no_paragraph_in_the_text() -> None:
+    words = "Real words in a long paragraph of the article. " * 8
+    html = f"<body><article><p>{words}</p>{'<p>&#8203;</p>' * 18}<p>{words}</p></article></body>"
+    for name in ("article", "numwords", "keep-everything"):
+        paragraphs = extract(html, extractor=name).text.split("\n\n")
+        assert all(paragraph.strip() and "\u200b" not in paragraph for paragraph in paragraphs)

@@ -90,6 +90,9 @@ HAND_MADE = [
     "<p style='diſplay:none'>f</p><p style='visibility:hİdden'>g</p>"
     "<p style='display:&#110;one'>h</p><p aria-hidden=' TRUE '>i</p><p hidden>j</p>"
     "<p style='font:bold' aria-hidden=false>k</p><p>" + "visible words " * 5 + "</p></body>",
+    # text of format characters only makes no block (unless strict); linked, its markers stay
+    "<body><p>a</p><p>\u200b</p><p>\u200b \ufeff\u00ad</p><p><a href=x>\u200b</a></p>"
+    "<a href=y>\u200c<p>in the link</p></a><p>b\u200b</p></body>",
 ]
 
 

@@ -10,7 +10,9 @@ import pytest
 from scrapy_boilerplate.page.tokens import (
     LINK_END,
     LINK_START,
+    drop_format_characters,
     is_word,
+    shows_nothing,
     tokenize,
     unmark,
     word_stats,
@@ -129,3 +131,18 @@ def test_a_long_run_without_word_characters_is_counted_quickly() -> None:
     # Once quadratic (18 s for 40,000 characters); the count must not change.
     stats = word_stats("a\xa0b " + "-" * 200_000)
     assert (stats.words, stats.word_chars) == (1, 3)
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\u200b \u200c", "\ufeff\xa0", "\u00ad", "\u2060"])
+def test_format_characters_and_spaces_show_nothing(text: str) -> None:
+    assert shows_nothing(text)
+
+
+@pytest.mark.parametrize("text", ["", " ", "\xa0", "a\u200b", "\u200b."])
+def test_text_or_mere_whitespace_is_not_format_characters_only(text: str) -> None:
+    assert not shows_nothing(text)
+
+
+def test_dropping_format_characters_keeps_link_markers() -> None:
+    buffer = f"{LINK_START} \u200b {LINK_END} "
+    assert drop_format_characters(buffer) == f"{LINK_START}  {LINK_END} "

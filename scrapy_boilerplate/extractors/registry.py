@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model.context import NO_CONTEXT
-from ..model.options import Option, validate_options
+from ..model.options import Option, did_you_mean, validate_options
 from .base import ChainFactory, Extractor, ExtractorSpec
 from .builtin import BUILTIN_EXTRACTORS
 
@@ -52,7 +52,8 @@ def get_spec(name: str) -> ExtractorSpec:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise ValueError(f"unknown extractor {name!r} (known: {known})") from None
+        hint = did_you_mean(name, _REGISTRY)
+        raise ValueError(f"unknown extractor {name!r} ({hint}known: {known})") from None
 
 
 def get_extractor(name: str = "article", **options: Any) -> Extractor:

@@ -34,8 +34,19 @@ __all__ = [
     "expect",
     "extract_early",
     "is_expected",
+    "origin_of",
+    "Origin",
+    "NO_ORIGIN",
     "response_content_type",
+    "skipped",
+    "why_no_article",
 ]
+
+
+#: Where a response's extractor came from: the ``BOILERPLATE_DOMAIN_OVERRIDES`` key that matched
+#: its URL (None: the default), and whether request meta keys changed it.
+Origin = tuple[str | None, bool]
+NO_ORIGIN: Origin = (None, False)
 
 
 @dataclass(eq=False)
@@ -53,17 +64,56 @@ class _Entry:
     done: bool = False
     running: bool = False
     waiters: list[Deferred[ExtractionResult | None]] = field(default_factory=list)
+    origin: Origin = NO_ORIGIN
 
 
 _ENTRIES: WeakKeyDictionary[Response, _Entry] = WeakKeyDictionary()
+#: Why the downloader middleware did not mark a response (a phrase, e.g. "HTTP status 404").
+_SKIPPED: WeakKeyDictionary[Response, str] = WeakKeyDictionary()
 
 
 def expect(
-    response: Response, runtime: Runtime, extractor: Extractor, demand_key: str | None = None
+    response: Response,
+    runtime: Runtime,
+    extractor: Extractor,
+    demand_key: str | None = None,
+    origin: Origin = NO_ORIGIN,
 ) -> None:
     """Mark ``response`` as extractable with ``extractor`` (nothing runs yet); with a
-    ``demand_key``, whether its callback asks for the article is recorded under that key."""
-    _ENTRIES[response] = _Entry(runtime, extractor, demand_key)
+    ``demand_key``, whether its callback asks for the article is recorded under that key;
+    ``origin``: the override key that chose the extractor, and whether meta keys changed it."""
+    _ENTRIES[response] = _Entry(runtime, extractor, demand_key, origin=origin)
+
+
+def origin_of(response: Response) -> Origin:
+    """The :data:`Origin` of the extractor ``response`` is (or was) extracted with."""
+    entry = _ENTRIES.get(response)
+    return NO_ORIGIN if entry is None else entry.origin
+
+
+def skipped(response: Response, why: str) -> None:
+    """Record why ``response`` is not extracted (a phrase, e.g. ``not HTML (application/pdf)``),
+    for :func:`why_no_article`."""
+    _SKIPPED[response] = why
+
+
+def why_no_article(response: Response) -> str:
+    """Why ``response`` has no article: the reason it was skipped, or the extraction's error
+    (the extraction is run again here to name it; for ``scrapy check``, not for crawls)."""
+    if response in _SKIPPED:
+        return _SKIPPED[response]
+    entry = _ENTRIES.get(response)
+    if entry is None:
+        return "the downloader middleware did not see it (is the add-on enabled?)"
+    if entry.result is not None:
+        return "it has one"
+    try:
+        entry.extractor.extract(
+            response.body, response.url, content_type=response_content_type(response)
+        )
+    except Exception as exc:
+        return f"the extraction failed: {type(exc).__name__}: {exc}"
+    return "the extraction failed (see the log)"
 
 
 def is_expected(response: Response) -> bool:

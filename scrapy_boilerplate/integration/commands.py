@@ -7,7 +7,8 @@ Without ``--extractor`` the page's extractor comes from ``BOILERPLATE_EXTRACTOR`
 ``BOILERPLATE_OPTIONS`` and the URL overrides, as in a crawl; ``--spider NAME`` uses that
 spider's settings (``custom_settings``/``update_settings``) and fetches with that spider.
 
-Exit status 1, with a one-line ``error:`` message on stderr, when the page cannot be extracted
+Exit status 2, with a one-line ``error:`` message on stderr, for a bad ``BOILERPLATE_*`` setting
+or ``--extractor``; exit status 1, with such a message, when the page cannot be extracted
 as a crawl would: a download failure (DNS, refused connection, timeout, over
 ``DOWNLOAD_MAXSIZE``, ignored request), an HTTP status of 400 or more (or a redirect the project
 does not follow: ``REDIRECT_ENABLED``, ``REDIRECT_MAX_TIMES``), a response that is not
@@ -18,6 +19,7 @@ HTML (the crawl's rule, including ``BOILERPLATE_SNIFF_TEXT``), a body over
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from argparse import ArgumentParser, Namespace
 from collections.abc import AsyncIterator
@@ -40,8 +42,16 @@ from ..extractors import Extractor
 from ..model.result import ExtractionResult
 from ..output.documents import FORMAT_OPTIONS, OUTPUT_FORMATS, html_document, markdown_document
 from ..output.highlight import highlight_html
-from .downloadermiddleware import is_html_response, response_content_type
-from .settings import META_DONT_EXTRACT, META_EXTRACTOR, BoilerplateConfig, SettingError
+from ..output.stdout import run_printing
+from .downloadermiddleware import is_html_response, looks_like_html, response_content_type
+from .runtime import KNOWN_SETTINGS
+from .settings import (
+    META_DONT_EXTRACT,
+    META_EXTRACTOR,
+    BoilerplateConfig,
+    SettingError,
+    unknown_settings,
+)
 
 __all__ = ["BoilerplateCommand"]
 
@@ -138,14 +148,21 @@ class BoilerplateCommand(ScrapyCommand):
     def run(self, args: list[str], opts: Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give exactly one URL or file")
-        target = args[0]
         spidercls = self._spider_class(opts.spider)
-        config = self._config(spidercls)
+        self.exitcode = run_printing(lambda: self._status(args[0], spidercls, opts))
+
+    def _status(self, target: str, spidercls: type[Spider], opts: Namespace) -> int:
+        """Show the page; after printing ``error: ...``, 2 for a bad setting or ``--extractor``,
+        1 when the page cannot be shown."""
         try:
-            self._show(target, config, spidercls, opts)
+            self._show(target, self._config(spidercls), spidercls, opts)
+        except SettingError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except _PageError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            self.exitcode = 1
+            return 1
+        return 0
 
     def _show(
         self, target: str, config: BoilerplateConfig, spidercls: type[Spider], opts: Namespace
@@ -153,7 +170,7 @@ class BoilerplateCommand(ScrapyCommand):
         fetched: _Fetched | None = None
         if Path(target).is_file():
             body, url, content_type = (
-                Path(target).read_bytes(),
+                _read_html_file(Path(target)),
                 Path(target).resolve().as_uri(),
                 None,
             )
@@ -188,20 +205,18 @@ class BoilerplateCommand(ScrapyCommand):
         assert self.settings is not None
         settings: BaseSettings = self.settings.copy()
         spidercls.update_settings(settings)
-        try:
-            return BoilerplateConfig.from_settings(settings)
-        except SettingError as exc:
-            raise UsageError(str(exc)) from None
+        config = BoilerplateConfig.from_settings(settings)
+        for message in unknown_settings(settings, KNOWN_SETTINGS):
+            print(f"warning: {message}", file=sys.stderr)
+        return config
 
     def _extractor(self, config: BoilerplateConfig, name: str | None, url: str) -> Extractor:
         """``--extractor`` (with ``BOILERPLATE_OPTIONS`` if it is the configured one), else the
         extractor a crawl would use for ``url`` (a URL disabled for crawls is still extracted,
         with a note).
         """
-        try:
-            choice = config.choice_for_request(url, {} if name is None else {META_EXTRACTOR: name})
-        except SettingError as exc:
-            raise UsageError(f"--extractor: {exc}") from None
+        meta = {} if name is None else {META_EXTRACTOR: name}
+        choice = config.choice_for_request(url, meta, source="--extractor")
         if choice.extractor is None:
             print(
                 "note: BOILERPLATE_DOMAIN_OVERRIDES disables extraction for this URL in crawls",
@@ -213,10 +228,28 @@ class BoilerplateCommand(ScrapyCommand):
 
     def _fetch(self, url: str, spidercls: type[Spider], spargs: dict[str, str]) -> _Fetched:
         assert self.crawler_process is not None
+        # A robots.txt that cannot be downloaded is logged with a traceback; the page's own
+        # download then fails the same way and says so in one line.
+        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").setLevel(logging.CRITICAL)
         fetched = _Fetched()
         self.crawler_process.crawl(_fetch_spider(spidercls, url, fetched), **spargs)
         self.crawler_process.start()
         return fetched
+
+
+#: File name suffixes of HTML pages (other files must start like one, see ``looks_like_html``).
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+def _read_html_file(path: Path) -> bytes:
+    """The bytes of the HTML file ``path``; :class:`_PageError` for a file that is neither
+    named nor shaped like an HTML page (a ``.py`` file, say)."""
+    body = path.read_bytes()
+    if path.suffix.lower() not in _HTML_SUFFIXES and not looks_like_html(body):
+        raise _PageError(
+            f"{path} is not HTML (no .html name, and no <html>, <head> or <body> in its first KiB)"
+        )
+    return body
 
 
 def _check_response(url: str, fetched: _Fetched, config: BoilerplateConfig) -> Response:

@@ -30,7 +30,7 @@ from scrapy.contracts import Contract
 from scrapy.http import Response
 
 from ..model.result import ExtractionResult
-from .articles import article_of
+from .articles import NO_ORIGIN, article_of, origin_of, why_no_article
 from .items import enrich
 from .runtime import Runtime
 
@@ -48,13 +48,14 @@ class BoilerplateContract(Contract):
         super().__init__(method, *args)
         self.spider: Spider = method.__self__  # type: ignore[attr-defined]  # a bound callback
         self.article: ExtractionResult | None = None
+        self.origin = NO_ORIGIN
 
     def pre_process(self, response: Response) -> None:
         self.article = article_of(response)
+        self.origin = origin_of(response)
         if self.article is None:
             raise AssertionError(
-                f"no article extracted from {response.url} (not HTML, over"
-                " BOILERPLATE_MAX_BODY_SIZE, disabled for this URL, or the extraction failed)"
+                f"no article extracted from {response.url}: {why_no_article(response)}"
             )
 
     def post_process(self, output: list[Any]) -> None:
@@ -64,4 +65,4 @@ class BoilerplateContract(Contract):
         runtime = Runtime.of(self.spider.crawler)
         for item in output:
             if is_item(item):
-                enrich(runtime, item, article)
+                enrich(runtime, item, article, self.origin)

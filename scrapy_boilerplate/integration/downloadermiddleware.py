@@ -15,9 +15,10 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.http.request import NO_CALLBACK
 
 from ..page.responses import looks_like_html
-from .articles import expect, extract_early, is_expected, response_content_type
+from .articles import expect, extract_early, is_expected, response_content_type, skipped
 from .demand import callback_key
 from .runtime import Runtime
 from .settings import META_DONT_EXTRACT, SettingError
@@ -28,6 +29,14 @@ __all__ = [
     "looks_like_html",
     "response_content_type",
 ]
+
+
+#: The skip reasons that need no detail of the response, in words.
+_SKIP_DESCRIPTIONS = {
+    "dont_extract": f"meta[{META_DONT_EXTRACT!r}] is set",
+    "already_extracted": "the same response came through twice",
+    "disabled_domain": "BOILERPLATE_DOMAIN_OVERRIDES disables extraction for this URL",
+}
 
 
 def is_html_response(response: Response, *, sniff_text: bool) -> bool:
@@ -48,7 +57,8 @@ class BoilerplateDownloaderMiddleware:
     Skipped (and counted under ``boilerplate/responses/skipped/...``): non-HTML responses,
     HTTP error responses (status 400 and above), bodies over ``BOILERPLATE_MAX_BODY_SIZE``,
     requests with ``meta["dont_extract_boilerplate"]`` and domains whose override has
-    ``enabled: False``.
+    ``enabled: False``. The downloads of Scrapy components (``robots.txt``, media pipelines:
+    requests with ``callback=NO_CALLBACK``) are no pages: neither extracted nor counted.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -63,9 +73,12 @@ class BoilerplateDownloaderMiddleware:
     async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Response:
+        if request.callback is NO_CALLBACK:
+            return response  # a component's own download (robots.txt, media): not a page
         reason = self._skip_reason(request, response)
         if reason is not None:
             self.runtime.inc(f"responses/skipped/{reason}")
+            skipped(response, self._describe(reason, response))
             if reason == "too_large":
                 self.runtime.warn_once(
                     ("too_large",),
@@ -79,16 +92,18 @@ class BoilerplateDownloaderMiddleware:
         except SettingError as exc:
             self.runtime.inc("responses/errors")
             self.runtime.inc("responses/errors/bad_meta")
+            skipped(response, str(exc))
             self.runtime.warn_once(
                 ("bad_meta", str(exc)), "Not extracting from %s: %s", response.url, exc
             )
             return response
         if choice.extractor is None:
             self.runtime.inc("responses/skipped/disabled_domain")
+            skipped(response, self._describe("disabled_domain", response))
             return response
         mode = self.runtime.config.extract_mode
         key = callback_key(request) if mode == "auto" else None
-        expect(response, self.runtime, choice.extractor, key)
+        expect(response, self.runtime, choice.extractor, key, (choice.override, choice.by_meta))
         if mode == "always" or (key is not None and self.runtime.demand.extract_early(key)):
             if key is not None:
                 self.runtime.inc("responses/extracted_early")
@@ -108,6 +123,18 @@ class BoilerplateDownloaderMiddleware:
         if limit and len(response.body) > limit:
             return "too_large"
         return None
+
+    def _describe(self, reason: str, response: Response) -> str:
+        """The skip ``reason`` of ``response`` in words, as ``scrapy boilerplate`` says it."""
+        if reason == "non_html":
+            content_type = response.headers.get(b"Content-Type") or b"no Content-Type"
+            return f"not HTML ({content_type.decode('latin-1')})"
+        if reason == "http_error":
+            return f"HTTP status {response.status}"
+        if reason == "too_large":
+            limit = self.runtime.config.max_body_size
+            return f"a body of {len(response.body)} bytes, over BOILERPLATE_MAX_BODY_SIZE={limit}"
+        return _SKIP_DESCRIPTIONS[reason]
 
     def _is_html(self, response: Response) -> bool:
         return is_html_response(response, sniff_text=self.runtime.config.sniff_text)

@@ -1,8 +1,13 @@
-"""Writing an extraction result into an item of any kind ItemAdapter supports."""
+"""Writing an extraction result (and, optionally, what made it) into an item of any kind
+ItemAdapter supports."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import importlib.metadata
+import json
 from collections.abc import Mapping, Sized
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,9 +16,20 @@ from itemadapter import ItemAdapter
 
 from ..model.metadata import ArticleMetadata
 from ..model.result import ExtractionResult
+from .articles import NO_ORIGIN, Origin
 from .runtime import Runtime
+from .settings import is_zyte_item_class
 
-__all__ = ["FillReport", "fill_item", "is_empty", "enrich", "metadata_values"]
+__all__ = [
+    "FillReport",
+    "fill_item",
+    "is_empty",
+    "enrich",
+    "metadata_values",
+    "takes_an_article_field",
+    "provenance",
+    "options_digest",
+]
 
 
 @dataclass
@@ -47,11 +63,14 @@ def fill_item(
     text_format: str = "text",
     markdown_field: str | None = None,
     html_field: str | None = None,
+    provenance_field: str | None = None,
+    provenance_value: Mapping[str, Any] | None = None,
     comments_field: str | None = None,
 ) -> FillReport:
     """Set the text and title fields of ``item`` (a missing title is left unset), the
     ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), the
-    ``comments_field`` (when the page has reader comments), and the
+    ``provenance_field`` (to ``provenance_value``, when given), the ``comments_field`` (when
+    the page has reader comments), and the
     metadata fields named by ``metadata_fields`` (see :func:`metadata_values`). The text field
     gets the text, the Markdown or the clean HTML by ``text_format``.
 
@@ -67,6 +86,7 @@ def fill_item(
         (title_field, result.title),
         (markdown_field, result.markdown),
         (html_field, result.html),
+        (provenance_field, provenance_value),
         (comments_field, result.comments or None),
     )
     for name, value in values:
@@ -86,10 +106,47 @@ def fill_item(
             report.written.append(name)
     if metadata_fields and result.metadata is not None:
         metadata = metadata_values(result.metadata, metadata_fields, zyte_shapes)
+        if zyte_shapes and is_zyte_item_class(type(item)):
+            metadata = _zyte_objects(metadata)
         _fill_metadata(adapter, frozen, metadata, overwrite, report)
     if frozen is not None and report.written:
         report.item = dataclasses.replace(item, **{name: frozen[name] for name in report.written})
     return report
+
+
+def options_digest(options: Mapping[str, Any]) -> str:
+    """A short digest (16 hex digits of SHA-256) of extractor options: equal options, equal
+    digest, whatever their order."""
+    canonical = json.dumps(dict(options), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+@functools.cache
+def _package_version() -> str:
+    try:
+        return importlib.metadata.version("scrapy-boilerplate")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
+def provenance(result: ExtractionResult, override: str | None, by_meta: bool) -> dict[str, Any]:
+    """What made ``result``: the extractor's name, the digest of its options, the package
+    version, the ``BOILERPLATE_DOMAIN_OVERRIDES`` key that matched the URL (None: the default)
+    and whether request meta keys changed the choice."""
+    return {
+        "extractor": result.extractor,
+        "options_digest": options_digest(result.options),
+        "version": _package_version(),
+        "override": override,
+        "by_meta": by_meta,
+    }
+
+
+def takes_an_article_field(item_class: type, fields: frozenset[str]) -> bool:
+    """Whether an ``item_class`` item can hold one of ``fields``: a class that declares its fields
+    (``scrapy.Item``, dataclass, attrs, pydantic) must declare one; a dict takes any."""
+    declared = ItemAdapter.get_field_names_from_class(item_class)
+    return declared is None or not fields.isdisjoint(declared)
 
 
 def _in_format(result: ExtractionResult, text_format: str) -> str | None:
@@ -119,6 +176,19 @@ def metadata_values(
             value = {"url": value}
         values[name] = value
     return values
+
+
+def _zyte_objects(values: dict[str, Any]) -> dict[str, Any]:
+    """Metadata values in zyte-common-items shapes as that package's objects (``Author``,
+    ``Image``), for its item classes."""
+    from zyte_common_items import Author, Image
+
+    objects = dict(values)
+    if "authors" in objects:
+        objects["authors"] = [Author(name=author["name"]) for author in objects["authors"]]
+    if "mainImage" in objects:
+        objects["mainImage"] = Image(url=objects["mainImage"]["url"])
+    return objects
 
 
 def _fill_metadata(
@@ -153,8 +223,12 @@ def _frozen_fields(item: Any) -> dict[str, Any] | None:
     return {f.name: getattr(item, f.name) for f in dataclasses.fields(item) if f.init}
 
 
-def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
+def enrich(
+    runtime: Runtime, item: Any, result: ExtractionResult, origin: Origin = NO_ORIGIN
+) -> Any:
     """Fill ``item`` from ``result``; count enriched, kept-existing and field-missing items.
+    ``origin`` (the override key that chose the extractor, whether meta changed it) goes into
+    the :func:`provenance` field, when the crawl fills one.
 
     A missing text or title field is logged (once per item class and field); a missing metadata
     field is only counted (``items/metadata_field_missing``): item classes often declare just
@@ -164,19 +238,22 @@ def enrich(runtime: Runtime, item: Any, result: ExtractionResult) -> Any:
     rejects the values is passed on as is (``items/errors``).
     """
     config = runtime.config
+    fields = config.fields_for(type(item))
     try:
         report = fill_item(
             item,
             result,
-            text_field=config.text_field,
-            title_field=config.title_field,
+            text_field=fields.text,
+            title_field=fields.title,
             overwrite=config.overwrite,
-            metadata_fields=config.metadata_fields,
-            zyte_shapes=config.zyte_shapes,
+            metadata_fields=fields.metadata,
+            zyte_shapes=fields.zyte_shapes,
             text_format=config.text_format,
-            markdown_field=config.markdown_field,
-            html_field=config.article_html_field,
-            comments_field=config.comments_field,
+            markdown_field=fields.markdown,
+            html_field=fields.html,
+            provenance_field=fields.provenance,
+            provenance_value=provenance(result, *origin) if fields.provenance else None,
+            comments_field=fields.comments,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")

@@ -9,7 +9,7 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from .items import enrich
+from .items import enrich, takes_an_article_field
 from .runtime import Runtime
 
 __all__ = ["BoilerplatePipeline"]
@@ -21,7 +21,8 @@ class BoilerplatePipeline:
     * ``BOILERPLATE_HTML_FIELD``: items holding HTML (str, or bytes, bytearray or memoryview,
       decoded by BOM, ``<meta>`` then detection) in that field get the article fields from it;
       the page URL (for per-domain settings) is read from ``BOILERPLATE_URL_FIELD``. Counted
-      under ``boilerplate/pipeline/...``.
+      under ``boilerplate/pipeline/...``; an item class without any article field is not
+      extracted for (``pipeline/skipped/no_article_field``).
     * ``BOILERPLATE_MIN_TEXT_LENGTH``: items whose text field holds a string shorter than this many
       characters are dropped (``DropItem``, ``boilerplate/items/dropped/too_short``). Items
       without the field (page skipped or extraction failed) are kept.
@@ -43,8 +44,9 @@ class BoilerplatePipeline:
         if config.html_field is not None:
             item = await self._extract_from_field(item, adapter, config.html_field)
             adapter = ItemAdapter(item)
-        if config.min_text_length and config.text_field is not None:
-            text = adapter.get(config.text_field)
+        text_field = config.fields_for(type(item)).text
+        if config.min_text_length and text_field is not None:
+            text = adapter.get(text_field)
             if isinstance(text, str) and len(text) < config.min_text_length:
                 self.runtime.inc("items/dropped/too_short")
                 raise DropItem(
@@ -55,6 +57,10 @@ class BoilerplatePipeline:
 
     async def _extract_from_field(self, item: Any, adapter: ItemAdapter, html_field: str) -> Any:
         """The item filled from its HTML field (a copy for a frozen dataclass)."""
+        fields = self.runtime.config.fields_for(type(item)).names()
+        if not takes_an_article_field(type(item), fields):
+            self.runtime.inc("pipeline/skipped/no_article_field")
+            return item
         html = adapter.get(html_field)
         if not isinstance(html, (str, bytes, bytearray, memoryview)) or not html:
             self.runtime.inc("pipeline/skipped/no_html")
@@ -70,4 +76,5 @@ class BoilerplatePipeline:
             self.runtime.inc("pipeline/skipped/disabled_domain")
             return item
         result = await self.runtime.extract(choice.extractor, html, url, None, "pipeline")
-        return item if result is None else enrich(self.runtime, item, result)
+        origin = (choice.override, False)
+        return item if result is None else enrich(self.runtime, item, result, origin)

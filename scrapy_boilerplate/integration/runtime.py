@@ -13,8 +13,10 @@ failure once at WARNING and then at DEBUG.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,8 +30,10 @@ from ..errors import InvalidInputError
 from ..extractors import Extractor, get_extractor
 from ..model.context import ExtractionContext
 from ..model.result import ExtractionResult
+from ..page.metadata import extruct_available
 from .demand import DemandTracker
-from .settings import BoilerplateConfig
+from .settings import DEFAULTS, BoilerplateConfig, SettingError, unknown_settings
+from .sitetemplates import SITE_DEFAULTS
 from .workers import (
     ExtractionTimeoutError,
     PoolBrokenError,
@@ -39,13 +43,16 @@ from .workers import (
     Workers,
 )
 
-__all__ = ["Runtime", "STATS_PREFIX"]
+__all__ = ["Runtime", "STATS_PREFIX", "KNOWN_SETTINGS", "metadata_sources"]
 
 logger = logging.getLogger("scrapy_boilerplate")
 
 STATS_PREFIX = "boilerplate"
 
 _RUNTIMES: WeakKeyDictionary[Crawler, Runtime] = WeakKeyDictionary()
+
+#: Every setting the add-on reads; another ``BOILERPLATE_*`` name gets a warning (a typo).
+KNOWN_SETTINGS = frozenset({*DEFAULTS, *SITE_DEFAULTS})
 
 #: A small page each new worker process runs the default extractor on first (see ``_warm_up``).
 _WARM_UP_PAGE = (
@@ -93,9 +100,14 @@ class Runtime:
         """The crawler's runtime, built (and its settings checked) on first use."""
         runtime = _RUNTIMES.get(crawler)
         if runtime is None:
-            runtime = _RUNTIMES[crawler] = cls(
-                crawler, BoilerplateConfig.from_settings(crawler.settings)
-            )
+            try:
+                config = BoilerplateConfig.from_settings(crawler.settings)
+            except SettingError as exc:
+                _report_setting_error(exc)
+                raise
+            runtime = _RUNTIMES[crawler] = cls(crawler, config)
+            for message in unknown_settings(crawler.settings, KNOWN_SETTINGS):
+                logger.warning(message, extra={"crawler": crawler})
         return runtime
 
     # -- stats and logging -------------------------------------------------------------------
@@ -239,7 +251,7 @@ class Runtime:
         if not self.config.enabled:
             return
         logger.info(
-            "scrapy-boilerplate: extractor %r, %s, %s, %s, items filled: %s",
+            "scrapy-boilerplate: extractor %r, %s, %s, %s, items filled: %s, %s",
             self.config.default.name,
             self._where(),
             f"time limit {self.config.timeout:g} s per page"
@@ -247,6 +259,7 @@ class Runtime:
             else "no time limit",
             _EXTRACT_MODE_DESCRIPTIONS[self.config.extract_mode],
             self.config.item_policy,
+            metadata_sources(self.config.default.extractor),
             extra={"crawler": self.crawler},
         )
 
@@ -382,3 +395,31 @@ def _reactor() -> Any:
     from twisted.internet import reactor
 
     return reactor
+
+
+def _report_setting_error(error: SettingError) -> None:
+    """Print a bad setting as one ``scrapy-boilerplate: error:`` line on stderr, also when
+    logging is off; the crawl still fails (``scrapy crawl`` exits 1), but the crawl task's
+    exception is marked as seen, so asyncio does not log it again under a traceback."""
+    print(f"scrapy-boilerplate: error: {error}", file=sys.stderr)
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running event loop: a Deferred-based crawl
+        return
+    if task is not None:
+        task.add_done_callback(_mark_exception_seen)
+
+
+def _mark_exception_seen(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def metadata_sources(extractor: Extractor | None) -> str:
+    """The metadata sources ``extractor`` reads, in words: installing extruct (the ``metadata``
+    extra) adds microdata, which changes results (authors appear), so the start-up line says."""
+    if extractor is None or not extractor.options.get("metadata"):
+        return "metadata not read"
+    if extruct_available():
+        return "metadata from JSON-LD, microdata, OpenGraph and HTML tags (extruct installed)"
+    return "metadata from JSON-LD, OpenGraph and HTML tags (no microdata: extruct not installed)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from scrapy.settings import BaseSettings
 
 from ..errors import BoilerplateError
 from ..extractors import Extractor, get_extractor
+from ..model.options import closest_name, did_you_mean
 from ..page.responses import DEFAULT_MAX_BODY_SIZE
 from .urlpatterns import ACCEPTED, UrlPatternError, UrlRules, normalise_pattern
 
@@ -31,9 +32,12 @@ __all__ = [
     "META_ITEM_POLICY",
     "EXTRACT_MODES",
     "ITEM_POLICIES",
+    "RESERVED_SETTINGS",
     "BoilerplateConfig",
     "ExtractorChoice",
+    "ItemFields",
     "SettingError",
+    "unknown_settings",
 ]
 
 #: Request meta key: skip extraction for this request's response.
@@ -74,20 +78,23 @@ METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     },
 }
 
-#: Item field names of the Markdown, the clean HTML and the reader comments
+#: Item field names of the Markdown, the clean HTML, the reader comments and the provenance
 #: (``BOILERPLATE_MARKDOWN_FIELD = True``, ``BOILERPLATE_ARTICLE_HTML_FIELD = True``,
-#: ``BOILERPLATE_COMMENTS_FIELD = True``) by ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml`` is
-#: zyte-common-items' field, ``articleBodyMarkdown`` and ``articleComments`` are not its fields.
+#: ``BOILERPLATE_COMMENTS_FIELD = True``, ``BOILERPLATE_PROVENANCE_FIELD = True``) by
+#: ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml`` is zyte-common-items' field, the others are
+#: not among its fields.
 OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     "default": {
         "markdown": "article_markdown",
         "html": "article_html",
         "comments": "article_comments",
+        "provenance": "article_provenance",
     },
     "zyte": {
         "markdown": "articleBodyMarkdown",
         "html": "articleBodyHtml",
         "comments": "articleComments",
+        "provenance": "articleProvenance",
     },
 }
 
@@ -118,8 +125,14 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_TEXT_FORMAT": "text",
     "BOILERPLATE_MARKDOWN_FIELD": None,
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
+    "BOILERPLATE_PROVENANCE_FIELD": None,
     "BOILERPLATE_COMMENTS_FIELD": None,
 }
+
+#: Names with the add-on's prefix that it does not read (yet): not reported as unknown.
+RESERVED_SETTINGS = ("BOILERPLATE_SITE_STATE_URL",)
+#: The prefix of the settings the add-on owns.
+_PREFIX = "BOILERPLATE_"
 
 #: ``BOILERPLATE_EXTRACT`` values: on demand, at download time for the callbacks that usually
 #: ask (:mod:`~scrapy_boilerplate.integration.demand`), or every HTML response at download time.
@@ -140,6 +153,47 @@ class ExtractorChoice:
     name: str
     options: Mapping[str, Any]
     extractor: Extractor | None
+    #: The ``BOILERPLATE_DOMAIN_OVERRIDES`` key whose pattern matched (None: the default).
+    override: str | None = None
+    #: Whether request meta keys changed the extractor or its options.
+    by_meta: bool = False
+
+
+@dataclass(frozen=True)
+class ItemFields:
+    """The item fields a crawl fills in one item class (None: not filled)."""
+
+    text: str | None
+    title: str | None
+    markdown: str | None
+    html: str | None
+    #: Metadata field -> item field.
+    metadata: Mapping[str, str]
+    #: Whether metadata values take zyte-common-items shapes.
+    zyte_shapes: bool
+    provenance: str | None = None
+    comments: str | None = None
+
+    def names(self) -> frozenset[str]:
+        """Every field name it may fill."""
+        named = (
+            self.text,
+            self.title,
+            self.markdown,
+            self.html,
+            self.provenance,
+            self.comments,
+            *self.metadata.values(),
+        )
+        return frozenset(name for name in named if name is not None)
+
+
+def is_zyte_item_class(item_class: type) -> bool:
+    """Whether ``item_class`` is a zyte-common-items class, or a subclass of one."""
+    return any(
+        getattr(base, "__module__", "").partition(".")[0] == "zyte_common_items"
+        for base in item_class.__mro__
+    )
 
 
 def _setting(settings: BaseSettings, name: str) -> Any:
@@ -181,6 +235,20 @@ def _one_of(settings: BaseSettings, name: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise SettingError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
     return str(value)
+
+
+def unknown_settings(settings: BaseSettings, known: Iterable[str]) -> list[str]:
+    """One message per ``BOILERPLATE_*`` setting that is neither ``known`` nor reserved (Scrapy
+    ignores such a name without a word), with the known name it is most likely a typo of."""
+    names = {*known, *RESERVED_SETTINGS}
+    messages = []
+    for name in sorted(str(name) for name in settings):
+        if not name.startswith(_PREFIX) or name in names:
+            continue
+        match = closest_name(name.removeprefix(_PREFIX), (n.removeprefix(_PREFIX) for n in names))
+        hint = f"did you mean {_PREFIX}{match}?" if match else "not a scrapy-boilerplate setting"
+        messages.append(f"Unknown setting {name} is ignored ({hint})")
+    return messages
 
 
 def usable_cpus() -> int:
@@ -294,11 +362,41 @@ class BoilerplateConfig:
     #: Item fields for the Markdown and the clean HTML (None: not filled).
     markdown_field: str | None = None
     article_html_field: str | None = None
+    #: Item field for what made the article (extractor, options digest, version, override).
+    provenance_field: str | None = None
     #: Item field for the reader comments (None: not filled).
     comments_field: str | None = None
     #: Extractor options every extractor of the crawl gets so the fields above can be filled.
     output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
+
+    def fields_for(self, item_class: type) -> ItemFields:
+        """The fields to fill in an ``item_class`` item. A zyte-common-items class (``Article``,
+        or a subclass) gets that package's names (``articleBody``, ``headline``, ...) and value
+        shapes whatever ``BOILERPLATE_FIELD_NAMES`` says; a field turned off stays off."""
+        if self.zyte_shapes or not is_zyte_item_class(item_class):
+            return ItemFields(
+                self.text_field,
+                self.title_field,
+                self.markdown_field,
+                self.article_html_field,
+                self.metadata_fields,
+                self.zyte_shapes,
+                self.provenance_field,
+                self.comments_field,
+            )
+        text, title = FIELD_NAME_SETS["zyte"]
+        outputs = OUTPUT_FIELD_NAME_SETS["zyte"]
+        return ItemFields(
+            text if self.text_field is not None else None,
+            title if self.title_field is not None else None,
+            outputs["markdown"] if self.markdown_field is not None else None,
+            outputs["html"] if self.article_html_field is not None else None,
+            METADATA_FIELD_NAME_SETS["zyte"] if self.metadata_fields else {},
+            True,
+            outputs["provenance"] if self.provenance_field is not None else None,
+            outputs["comments"] if self.comments_field is not None else None,
+        )
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -354,6 +452,9 @@ class BoilerplateConfig:
             text_format=text_format,
             markdown_field=markdown_field,
             article_html_field=article_html_field,
+            provenance_field=_optional_field(
+                settings, "BOILERPLATE_PROVENANCE_FIELD", None, outputs["provenance"]
+            ),
             comments_field=_optional_field(
                 settings, "BOILERPLATE_COMMENTS_FIELD", None, outputs["comments"]
             ),
@@ -370,10 +471,13 @@ class BoilerplateConfig:
         choice = self.domains.match(url)
         return self.default if choice is None else choice
 
-    def choice_for_request(self, url: str, meta: Mapping[str, Any]) -> ExtractorChoice:
+    def choice_for_request(
+        self, url: str, meta: Mapping[str, Any], *, source: str | None = None
+    ) -> ExtractorChoice:
         """The URL's choice, changed by the ``boilerplate_extractor``/``boilerplate_options`` meta.
 
-        Raises :class:`SettingError` naming the meta key for a bad name or option.
+        Raises :class:`SettingError` naming the meta keys, or ``source`` (where the user wrote
+        the name, e.g. a command-line option) when given, for a bad name or option.
         """
         base = self.choice_for_url(url)
         name = meta.get(META_EXTRACTOR)
@@ -383,7 +487,9 @@ class BoilerplateConfig:
         name = base.name if name is None else name
         options = dict(base.options) if name == base.name else {}
         options.update(_options_dict(extra, f"meta[{META_OPTIONS!r}]"))
-        return ExtractorChoice(name, options, self._cached(name, options))
+        where = source or f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
+        extractor = self._cached(name, options, where)
+        return ExtractorChoice(name, options, extractor, base.override, by_meta=True)
 
     def item_policy_for(self, meta: Mapping[str, Any]) -> str:
         """``BOILERPLATE_ITEM_POLICY``, or the request's ``boilerplate_item_policy`` meta value.
@@ -398,8 +504,7 @@ class BoilerplateConfig:
             )
         return str(policy)
 
-    def _cached(self, name: Any, options: Mapping[str, Any]) -> Extractor:
-        where = f"meta[{META_EXTRACTOR!r}]/meta[{META_OPTIONS!r}]"
+    def _cached(self, name: Any, options: Mapping[str, Any], where: str) -> Extractor:
         try:
             key = (name, tuple(sorted(options.items())))
             hash(key)
@@ -444,15 +549,16 @@ def _domain_overrides(
             raise SettingError(f"{where} must be an extractor name or a dict, got {spec!r}")
         unknown = sorted(set(spec) - {"extractor", "options", "enabled"})
         if unknown:
+            hint = did_you_mean(unknown[0], ("extractor", "options", "enabled"))
             raise SettingError(
-                f"{where} has unknown key {unknown[0]!r} (use extractor, options, enabled)"
+                f"{where} has unknown key {unknown[0]!r} ({hint}use extractor, options, enabled)"
             )
         name = spec.get("extractor", default.name)
         options = dict(default.options) if name == default.name else {}
         options.update(_options_dict(spec.get("options"), f"{where}['options']"))
         extractor = _build(name, options, where, forced)
         if spec.get("enabled", True) is False:
-            parsed.append((domain, ExtractorChoice(name, options, None)))
+            parsed.append((domain, ExtractorChoice(name, options, None, str(key))))
         else:
-            parsed.append((domain, ExtractorChoice(name, options, extractor)))
+            parsed.append((domain, ExtractorChoice(name, options, extractor, str(key))))
     return UrlRules(parsed)

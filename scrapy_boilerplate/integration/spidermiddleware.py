@@ -11,8 +11,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from .articles import article_for, callback_done
-from .items import enrich
+from .articles import article_for, callback_done, origin_of
+from .items import enrich, takes_an_article_field
 from .ownership import item_url, names_the_page
 from .runtime import Runtime
 from .settings import SettingError
@@ -29,24 +29,17 @@ class BoilerplateSpiderMiddleware:
     :mod:`~scrapy_boilerplate.integration.ownership`), ``"all"`` every item, ``"none"`` none.
     Items that are not filled are counted under ``boilerplate/items/skipped/...``. Requests pass
     through untouched; an item class without the field is passed on and counted
-    (``boilerplate/items/field_missing``), warned about once.
+    (``boilerplate/items/field_missing``), warned about once; one without any of the article
+    fields is passed on without extracting the page for it
+    (``boilerplate/items/skipped/no_article_field``), warned about once.
     """
 
     def __init__(self, crawler: Crawler) -> None:
         self.runtime = Runtime.of(crawler)
         config = self.runtime.config
-        fields = (
-            config.text_field,
-            config.title_field,
-            config.markdown_field,
-            config.comments_field,
-        )
-        if not config.enabled or (
-            all(name is None for name in fields)
-            and config.article_html_field is None
-            and not config.metadata_fields
-        ):
+        if not config.enabled or not config.fields_for(dict).names():
             raise NotConfigured
+        self._takes_a_field_by_class: dict[type, bool] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
@@ -58,10 +51,14 @@ class BoilerplateSpiderMiddleware:
         policy = self._policy(response)
         try:
             async for output in result:
-                if is_item(output) and self._belongs(output, response, policy):
+                if (
+                    is_item(output)
+                    and self._takes_a_field(output, response)
+                    and self._belongs(output, response, policy)
+                ):
                     article = await article_for(response)
                     if article is not None:
-                        output = enrich(self.runtime, output, article)
+                        output = enrich(self.runtime, output, article, origin_of(response))
                 yield output
         finally:
             callback_done(response)
@@ -75,6 +72,28 @@ class BoilerplateSpiderMiddleware:
             self.runtime.inc("items/errors/bad_meta")
             self.runtime.warn_once(("bad_meta", str(exc)), "On %s: %s", response.url, exc)
             return self.runtime.config.item_policy
+
+    def _takes_a_field(self, item: Any, response: Response) -> bool:
+        """Whether the item's class can hold one of the article fields: else it is passed on
+        without extracting the page for it (``items/skipped/no_article_field``), warned once."""
+        item_class = type(item)
+        takes = self._takes_a_field_by_class.get(item_class)
+        if takes is None:
+            fields = self.runtime.config.fields_for(item_class).names()
+            takes = self._takes_a_field_by_class[item_class] = takes_an_article_field(
+                item_class, fields
+            )
+        if not takes:
+            self.runtime.inc("items/skipped/no_article_field")
+            self.runtime.warn_once(
+                ("no_article_field", item_class.__qualname__),
+                "Item class %s has none of the article fields (%s): its pages are not extracted"
+                " for it; declare one of them, or change BOILERPLATE_TEXT_FIELD and the other"
+                " field settings",
+                item_class.__qualname__,
+                ", ".join(sorted(self.runtime.config.fields_for(item_class).names())),
+            )
+        return takes
 
     def _belongs(self, item: Any, response: Response, policy: str) -> bool:
         if policy == "all":

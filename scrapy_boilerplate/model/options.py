@@ -6,11 +6,12 @@ the option, so configuration errors surface before the first page.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Option", "validate_options", "COMMON_OPTIONS"]
+__all__ = ["Option", "validate_options", "COMMON_OPTIONS", "closest_name", "did_you_mean"]
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,23 @@ def validate_options(
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
+        hint = did_you_mean(unknown[0], by_name)
         raise ValueError(
-            f"extractor {extractor!r} has no option {unknown[0]!r} (its options: {known})"
+            f"extractor {extractor!r} has no option {unknown[0]!r} ({hint}its options: {known})"
         )
     return {
         name: option.coerce(given[name]) if name in given else option.default
         for name, option in by_name.items()
     }
+
+
+def closest_name(name: str, known: Iterable[str]) -> str | None:
+    """The known name ``name`` is most likely a typo of (difflib similarity 0.75 or more)."""
+    matches = difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"did you mean 'x'? "`` for the closest known name, or ``""`` when none is close."""
+    match = closest_name(name, known)
+    return "" if match is None else f"did you mean {match!r}? "

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ..model import labels as L
 from ..model.document import TextBlock
+from ..page.tokens import shows_nothing
 
 __all__ = ["article_text", "comments_text", "tidy_text"]
 
@@ -19,13 +20,15 @@ _SPACED_PUNCTUATION = tuple(f" {mark}" for mark in ".,;:!?)]")
 
 
 def article_text(blocks: Sequence[TextBlock]) -> str:
-    """Join the content blocks' lines: one paragraph per atomic block, blank lines between.
+    """Join the content blocks' lines: one paragraph per atomic block, blank lines between;
+    a line that shows nothing (:func:`~..page.tokens.shows_nothing`) is no paragraph.
 
     Internal whitespace runs are collapsed and the space anchors force before punctuation is
     removed; a merged block contributes one paragraph per line.
     """
     text = tidy_text("\n".join(block.text for block in blocks if block.is_content))
-    return "\n\n".join(line for line in (line.strip() for line in text.split("\n")) if line)
+    lines = (line.strip() for line in text.split("\n"))
+    return "\n\n".join(line for line in lines if line and not shows_nothing(line))
 
 
 def comments_text(blocks: Sequence[TextBlock]) -> str:

@@ -40,7 +40,7 @@ from .javacompat import JAVA_WHITESPACE
 from ..model.labels import HIDDEN
 from .tags import LABELS_BY_TAG, head_title, is_hidden
 from .tokens import LINK_END, LINK_START, PAIRED_SCRIPT_LETTERS, PAIRED_SCRIPT_MARKS, WRAP_COLUMNS
-from .tokens import WordStats, unmark
+from .tokens import WordStats, drop_format_characters, shows_nothing, unmark
 
 # -- tag classes (the tables of tags.py, checked against them by the tests) -----------------
 
@@ -599,10 +599,24 @@ cdef class _Walker:
         text = (_strip_markers(buffer) if self.has_markers else buffer).strip(" ")
         if not text:
             return 0
+        if not self.strict and shows_nothing(text):
+            return self.drop_invisible(buffer)
         labels = set().union(*self.label_stack) if self.strict else self.block_labels
         self.pending.append((buffer, text, self.block_tag_level, labels, self.block_element))
         parts.clear()
         self.has_markers = False
+        self.block_tag_level = -1
+        self.block_element = None
+        self.block_labels = set()
+        return 0
+
+
+    cdef int drop_invisible(self, str buffer) except -1:
+        """``_Segmenter._drop_invisible``: buffered text that shows nothing makes no block."""
+        if self.has_markers:
+            self.parts[:] = [drop_format_characters(buffer)]
+            return 0
+        self.parts.clear()
         self.block_tag_level = -1
         self.block_element = None
         self.block_labels = set()

@@ -8,7 +8,9 @@ other ignorable tags is dropped; text outside ``<body>`` never forms a block, bu
 Unless ``strict_reference`` is set, the walk reads the page as a reader sees it: only
 ``<a href>`` is a link (an ``<a name>`` is inline text); text inside hidden elements
 (:func:`~.tags.is_hidden`) forms blocks of its own, labelled ``HIDDEN`` and dropped by
-:func:`drop_hidden_blocks`; characters of the page equal to the link markers become U+FFFD.
+:func:`drop_hidden_blocks`; characters of the page equal to the link markers become U+FFFD;
+text of format characters only (zero-width spaces, :func:`~.tokens.shows_nothing`) forms no
+block.
 
 The walk is iterative, so nesting depth is bounded only by the parser. It visits elements
 (and entity references), as ``etree.iterwalk`` does: in a tree that still holds comments or
@@ -36,7 +38,15 @@ from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 from .javacompat import COMMON_WHITESPACE, JAVA_WHITESPACE
 from .tags import LABELS_BY_TAG, NOT_BLOCK_LEVEL_TAGS, TAG_CLASSES, TagClass, head_title, is_hidden
-from .tokens import LINK_END, LINK_START, block_word_stats, strip_markers, unmark
+from .tokens import (
+    LINK_END,
+    LINK_START,
+    block_word_stats,
+    drop_format_characters,
+    shows_nothing,
+    strip_markers,
+    unmark,
+)
 
 __all__ = [
     "segment",
@@ -244,9 +254,23 @@ class _Segmenter:
         text = strip_markers(buffer).strip(" ")
         if not text:
             return  # link markers only: they go into the next block
+        if not self.strict and shows_nothing(text):
+            self._drop_invisible(buffer)
+            return
         labels = set().union(*self.label_stack) if self.strict else self.block_labels
         self.pending.append((buffer, text, self.block_tag_level, labels, self.block_element))
         parts.clear()
+        self.block_tag_level = -1
+        self.block_element = None
+        self.block_labels = set()
+
+    def _drop_invisible(self, buffer: str) -> None:
+        """Forget buffered text that shows nothing (:func:`~.tokens.shows_nothing`): it makes no
+        block; link markers in it go into the next block, as markers alone do."""
+        if LINK_START in buffer or LINK_END in buffer:
+            self.parts[:] = [drop_format_characters(buffer)]
+            return
+        self.parts.clear()
         self.block_tag_level = -1
         self.block_element = None
         self.block_labels = set()

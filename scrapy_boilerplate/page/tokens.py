@@ -35,6 +35,8 @@ __all__ = [
     "space_tokens",
     "strip_markers",
     "unmark",
+    "shows_nothing",
+    "drop_format_characters",
     "PAIRED_SCRIPT_LETTERS",
     "PAIRED_SCRIPT_MARKS",
 ]
@@ -159,6 +161,24 @@ def strip_markers(text: str) -> str:
     if LINK_START in text or LINK_END in text:
         return _MARKERS.sub("", text)
     return text
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` is format characters (Unicode category Cf: zero-width spaces and
+    joiners, direction marks, soft hyphens, the byte order mark), at least one, and whitespace
+    only: a reader sees nothing of it."""
+    seen_format = False
+    for char in text:
+        if unicodedata.category(char) == "Cf":
+            seen_format = True
+        elif not char.isspace():
+            return False
+    return seen_format
+
+
+def drop_format_characters(text: str) -> str:
+    """``text`` without its format characters (Unicode category Cf)."""
+    return "".join(char for char in text if unicodedata.category(char) != "Cf")
 
 
 class WordStats(NamedTuple):
