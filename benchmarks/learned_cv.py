@@ -1,17 +1,19 @@
 #!/usr/bin/env python
-"""Cross-validated quality of ``article-learned`` on WCXB-dev, beside the rule chain ``article``.
+"""Cross-validated quality of the learned ``article`` on the shippable datasets, beside the
+rule chain ``article-rules``.
 
-The shipped models are trained on WCXB-dev pages, so their scores on those pages are training
-scores. This script measures what the models do on pages they have not seen: 5-fold
-cross-validation grouped by domain (``scrapy_boilerplate.training``) of the model of every page
-(``mode=page``) and of the model of article pages (``mode=article``), each decoding chosen on
-out-of-fold scores, and ``article`` (the rule chain) decoded from the same blocks
-(its decision is one of the model's features, and its headline block is dropped as
-``article-learned`` drops it), so both read the very same segmentation. Writes the
-``learned-cv`` section of ``docs/benchmarks.md``.
+The shipped models are trained on WCXB-dev, fundus and magic-html pages, so their scores on
+those pages are training scores. This script measures what the models do on pages they have not
+seen: 5-fold cross-validation grouped by domain over the union of the datasets
+(``scrapy_boilerplate.training``) of the model of every page (``mode=page``), of the model of
+article pages (``mode=article``, the shipped recipe) and of the earlier recipe (article pages of
+WCXB-dev only), each decoding chosen on out-of-fold scores, and ``article-rules`` decoded from
+the same blocks (its decision is one of the model's features, and its headline block is dropped
+as ``article`` drops it), so all read the very same segmentation. Rows per source and page
+type. Writes the ``learned-cv`` section of ``docs/benchmarks.md``.
 
-    python benchmarks/learned_cv.py              # about 6 minutes on 2 cores
-    python benchmarks/learned_cv.py --limit 300  # a quick look
+    python benchmarks/learned_cv.py              # about 10 minutes on 2 cores
+    python benchmarks/learned_cv.py --limit 300  # a quick look (first N pages of each set)
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from scrapy_boilerplate.training.train import (
 )
 
 LOW_F1 = 0.3
+#: The datasets whose licences allow shipping a model trained on them.
+SHIPPABLE = ("wcxb-dev", "fundus", "magic-html")
 
 
 def _is_article(page: PageRows) -> bool:
@@ -68,83 +72,129 @@ def _point(decoding: Decoding) -> str:
     return f"threshold {decoding.threshold}, gap score {decoding.gap_score}, {region}"
 
 
-def table(pages: Sequence[PageRows], columns: dict[str, list[Counts]]) -> str:
-    """Shingle F1 (the benchmark's aggregation) and pages with a page F1 below 0.3, per page
-    type, one column per extractor."""
-    types: dict[str, list[int]] = defaultdict(list)
-    for index, page in enumerate(pages):
-        types["all"].append(index)
-        types[page.page.page_type or "untyped"].append(index)
+def row_groups(pages: Sequence[PageRows], sources: Sequence[str]) -> dict[str, list[int]]:
+    """Page indices per table row: all pages, each page type over every source, each source,
+    and each source's page types (when it has several)."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    per_source_types: dict[str, set[str]] = defaultdict(set)
+    for index, (page, source) in enumerate(zip(pages, sources, strict=True)):
+        page_type = page.page.page_type or "untyped"
+        groups["all"].append(index)
+        groups[f"all: {page_type}"].append(index)
+        groups[source].append(index)
+        groups[f"{source}: {page_type}"].append(index)
+        per_source_types[source].add(page_type)
+    for source, types in per_source_types.items():
+        if len(types) == 1:
+            del groups[f"{source}: {types.pop()}"]
+    order = ["all", *sorted(k for k in groups if k.startswith("all: "))]
+    for source in dict.fromkeys(sources):
+        order += [source, *sorted(k for k in groups if k.startswith(f"{source}: "))]
+    return {key: groups[key] for key in order}
+
+
+def table(
+    pages: Sequence[PageRows], sources: Sequence[str], columns: dict[str, list[Counts]]
+) -> str:
+    """Shingle F1 (the benchmark's aggregation), its precision and recall, and pages with a
+    page F1 below 0.3, per source and page type, one column per extractor."""
     names = list(columns)
-    head = "| page type | pages | " + " | ".join(f"`{n}` F1 (< 0.3)" for n in names) + " |"
+    head = "| pages | n | " + " | ".join(f"`{n}` F1 (P/R, < 0.3)" for n in names) + " |"
     lines = [head, "|---|---:|" + "---:|" * len(names)]
-    for page_type, indices in sorted(types.items(), key=lambda kv: (kv[0] != "all", kv[0])):
+    for key, indices in row_groups(pages, sources).items():
         cells = []
         for name in names:
             counts = [columns[name][i] for i in indices]
             low = sum(1 for value in counts if page_f1(value) < LOW_F1)
-            cells.append(f"{benchmark_scores(counts).f1:.3f} ({low})")
-        lines.append(f"| {page_type} | {len(indices)} | " + " | ".join(cells) + " |")
+            score = benchmark_scores(counts)
+            cells.append(f"{score.f1:.3f} ({score.precision:.2f}/{score.recall:.2f}, {low})")
+        lines.append(f"| {key} | {len(indices)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _tuned(
+    pages: Sequence[PageRows], scores: Sequence[list[float]], indices: Sequence[int]
+) -> Decoding:
+    """The decoding chosen on the out-of-fold scores of the pages at ``indices``."""
+    return tune_decoding(
+        [pages[i] for i in indices], [scores[i] for i in indices], decoding_grid()
+    ).best
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=int, help="only the first N pages")
+    parser.add_argument("--limit", type=int, help="only the first N pages of each dataset")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument(
+        "--datasets", nargs="+", default=list(SHIPPABLE), help="dataset names (shippable ones)"
+    )
     parser.add_argument("--doc", type=Path, default=DOC)
     args = parser.parse_args(argv)
-    wcxb = DATASETS_ROOT / "wcxb-dev"
-    if not wcxb.is_dir():
-        print(f"no WCXB-dev under {DATASETS_ROOT}", file=sys.stderr)
-        return 2
-    pages = dataset_rows(str(wcxb), limit=args.limit)
-    # mode=page: the model of every page type, its decoding chosen on the non-article pages
-    scores = out_of_fold_scores(pages, folds=args.folds)
-    non_article = [i for i, p in enumerate(pages) if p.page.page_type != "article"]
-    page_point = tune_decoding(
-        [pages[i] for i in non_article], [scores[i] for i in non_article], decoding_grid()
-    ).best
-    # mode=article: the model of article pages (each fold's trained on the other folds'
-    # article pages, scoring every page), its decoding chosen on the article pages
+    pages: list[PageRows] = []
+    sources: list[str] = []
+    for name in args.datasets:
+        root = DATASETS_ROOT / name
+        if not root.is_dir():
+            print(f"no {name} under {DATASETS_ROOT}", file=sys.stderr)
+            return 2
+        rows = dataset_rows(str(root), limit=args.limit)
+        pages += rows
+        sources += [name] * len(rows)
+    articles = [i for i, p in enumerate(pages) if _is_article(p)]
+    non_article = [i for i, p in enumerate(pages) if not _is_article(p)]
+    first = args.datasets[0]
+
+    first_pages = {id(p) for p, s in zip(pages, sources, strict=True) if s == first}
+
+    def first_articles(page: PageRows) -> bool:
+        return _is_article(page) and id(page) in first_pages
+
+    # mode=article: each fold's model trained on the other folds' article pages of every
+    # dataset (the shipped recipe), scoring every page; its decoding chosen on article pages
     article_scores = out_of_fold_scores(pages, folds=args.folds, train_on=_is_article)
-    articles = [i for i, p in enumerate(pages) if p.page.page_type == "article"]
-    article_point = tune_decoding(
-        [pages[i] for i in articles], [article_scores[i] for i in articles], decoding_grid()
-    ).best
+    article_point = _tuned(pages, article_scores, articles)
+    # the earlier recipe: article pages of the first dataset only
+    first_scores = out_of_fold_scores(pages, folds=args.folds, train_on=first_articles)
+    first_point = _tuned(pages, first_scores, articles)
+    # mode=page: the model of every page, its decoding chosen on the non-article pages
+    scores = out_of_fold_scores(pages, folds=args.folds)
+    page_point = _tuned(pages, scores, non_article or articles)
     # 0/1 scores: the threshold keeps exactly the blocks scored 1, the gap score none more
     # (and no main-region rule: the chain has its own tree rule)
     exact = dataclasses.replace(page_point, group=None)
     columns = {
-        "article-learned (CV)": decoding_counts(pages, article_scores, article_point),
-        "article-learned mode=page (CV)": decoding_counts(pages, scores, page_point),
-        "article": decoding_counts(pages, rule_scores(pages), exact),
+        "article (CV)": decoding_counts(pages, article_scores, article_point),
+        f"article, {first} articles only (CV)": decoding_counts(pages, first_scores, first_point),
+        "article mode=page (CV)": decoding_counts(pages, scores, page_point),
+        "article-rules": decoding_counts(pages, rule_scores(pages), exact),
         "block labels": decoding_counts(pages, label_scores(pages), exact),
     }
     command = "python benchmarks/learned_cv.py" + "".join(f" {a}" for a in (argv or sys.argv[1:]))
     body = "\n".join(
         [
-            "## `article-learned`: cross-validated on WCXB-dev",
+            "## The learned `article`: cross-validated on the shippable datasets",
             "",
-            f"Generated {date.today().isoformat()} by `{command}`: {len(pages)} pages, "
-            f"{args.folds}-fold cross-validation grouped by domain, {NUM_TREES} trees. "
-            "`article-learned` (`mode=article`, the default): each fold's model is trained on "
-            "the other folds' article pages only, as the shipped model of that mode, and "
-            "scores every page; its decoding is chosen on the article pages' out-of-fold "
-            f"scores: {_point(article_point)}. `mode=page`: each fold's model is trained on "
-            "all the other folds' pages, its decoding chosen on the non-article pages' "
-            f"out-of-fold scores: {_point(page_point)}. `article` (the rule chain) is decoded "
-            "from the same blocks, its headline block dropped as `article-learned` drops it. "
+            f"Generated {date.today().isoformat()} by `{command}`: {len(pages)} pages of "
+            f"{', '.join(args.datasets)}, {args.folds}-fold cross-validation grouped by domain "
+            f"over their union, {NUM_TREES} trees. `article` (`mode=article`, the default): "
+            "each fold's model is trained on the other folds' article pages of every dataset, "
+            "as the shipped model of that mode, and scores every page; its decoding is chosen "
+            f"on the article pages' out-of-fold scores: {_point(article_point)}. "
+            f"`{first} articles only`: the same, trained on {first}'s article pages only (the "
+            f"recipe of the previous shipped model): {_point(first_point)}. `mode=page`: each "
+            "fold's model is trained on all the other folds' pages, its decoding chosen on the "
+            f"non-article pages' out-of-fold scores: {_point(page_point)}. `article-rules` is "
+            "decoded from the same blocks, its headline block dropped as `article` drops it. "
             "`block labels` keeps exactly the blocks labelled gold for training (the rule "
             "chain's blocks on a page without one, as the extractor falls back): the best "
             "choice of blocks this segmentation allows, as far as the labels tell. "
             "Word-shingle F1 as in the tables above (harmonic mean of mean page precision and "
-            "mean page recall); pages with a page F1 < 0.3 in brackets. The shipped models are "
-            "trained on all these pages (of their types), so `article-learned`'s rows in the "
-            "WCXB-dev tables of the extraction benchmark are training scores; these are its "
-            "figures of record.",
+            "mean page recall), with that precision and recall; pages with a page F1 < 0.3 "
+            "after them. The shipped models are trained on all these pages (of their types), "
+            "so `article`'s rows of these datasets in the extraction benchmark are training "
+            "scores; these are its figures of record.",
             "",
-            table(pages, columns),
+            table(pages, sources, columns),
         ]
     )
     print(body)
