@@ -132,6 +132,17 @@ def test_shared_l3s_gn1() -> None:
     assert all(page.gold_text and page.html for page in pages)
 
 
+@pytest.mark.skipif(not (SHARED / "l3s-gn1").is_dir(), reason="shared L3S-GN1 dataset not present")
+def test_shared_l3s_gn1_full_text_gold_leaves_comments_and_related_out() -> None:
+    every = list(load_pages(SHARED / "l3s-gn1", limit=40))
+    full = list(load_pages(f"{SHARED / 'l3s-gn1'}#full-text", limit=40))
+    assert [p.id for p in full] == [p.id for p in every]
+    assert all(len(f.gold_text) <= len(e.gold_text) for f, e in zip(full, every, strict=True))
+    assert any(len(f.gold_text) < len(e.gold_text) for f, e in zip(full, every, strict=True))
+    with pytest.raises(DatasetError, match="full-text"):
+        next(load_pages(f"{SHARED / 'wcxb-dev'}#full-text"))
+
+
 def test_cleaneval_layout_pages_and_gold(tmp_path: Path) -> None:
     (tmp_path / "input").mkdir()
     (tmp_path / "gold").mkdir()

@@ -23,11 +23,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..page.cleaneval import cleaneval_page_html
 from ..page.files import html_files, read_html
 from .l3s import (
+    CONTENT_LABELS,
     L3SLabel,
     annotated_html,
     original_html,
@@ -48,6 +49,9 @@ __all__ = [
     "cleaneval_gold_text",
     "cleaneval_page_html",
 ]
+
+#: The headline and full-text classes of L3S-GN1 (the gold of :data:`FULL_TEXT_SUFFIX`).
+FULL_TEXT_LABELS: Final = frozenset({L3SLabel.HEADLINE, L3SLabel.FULL_TEXT})
 
 #: The environment variable naming the folder that holds the datasets by name.
 DATASETS_ENV = "BOILERPLATE_DATASETS"
@@ -116,16 +120,26 @@ def detect_format(path: str | os.PathLike[str]) -> DatasetFormat:
     )
 
 
+#: Suffix of an L3S-GN1 dataset name whose gold is the headline and the full text only (classes
+#: 1-2: supplemental text, related content and user comments out), e.g. ``l3s-gn1#full-text``.
+FULL_TEXT_SUFFIX: Final = "#full-text"
+
+
 def load_pages(
     path: str | os.PathLike[str], limit: int | None = None, page_type: str | None = None
 ) -> Iterator[Page]:
     """Yield the pages of the dataset at ``path`` in id order.
 
     ``limit`` stops after that many pages (after filtering); ``page_type`` keeps only pages of
-    that WCXB type (pages of formats without types never match a given type).
+    that WCXB type (pages of formats without types never match a given type). An L3S-GN1 name
+    ending in :data:`FULL_TEXT_SUFFIX` gives that set with the full-text gold.
     """
-    root = resolve_dataset(path)
+    name = str(path)
+    full_text = name.endswith(FULL_TEXT_SUFFIX)
+    root = resolve_dataset(name.removesuffix(FULL_TEXT_SUFFIX) if full_text else path)
     fmt = detect_format(root)
+    if full_text and fmt != "l3s-gn1":
+        raise DatasetError(f"{FULL_TEXT_SUFFIX} names a gold of L3S-GN1 only, not of {root}")
     if fmt == "wcxb":
         pages = _load_wcxb(root, page_type)
     elif fmt == "article-benchmark":
@@ -133,7 +147,8 @@ def load_pages(
     elif fmt == "cleaneval":
         pages = _load_cleaneval(root)
     else:
-        pages = _load_l3s(root, limit if page_type is None else None)
+        labels = FULL_TEXT_LABELS if full_text else CONTENT_LABELS
+        pages = _load_l3s(root, limit if page_type is None else None, labels)
     count = 0
     for page in pages:
         if limit is not None and count >= limit:
@@ -221,10 +236,13 @@ def _load_cleaneval(root: Path) -> Iterator[Page]:
         yield Page(id=page_id, html=html, url=url, gold_text=cleaneval_gold_text(gold))
 
 
-def _load_l3s(root: Path, limit: int | None) -> Iterator[Page]:
+def _load_l3s(
+    root: Path, limit: int | None, labels: frozenset[L3SLabel] = CONTENT_LABELS
+) -> Iterator[Page]:
     """L3S-GN1 pages in id order: ``html`` is the original page (bytes in its own charset);
-    ``gold_text`` the text of the headline, full text, supplemental and comment spans of the
-    annotated page; ``title`` the first headline span's text (None without one)."""
+    ``gold_text`` the text of the annotated page's spans with ``labels`` (by default the
+    headline, full text, supplemental and comment spans); ``title`` the first headline span's
+    text (None without one)."""
     urls = read_url_mapping(root)
     for count, page_id in enumerate(page_ids(root)):
         if limit is not None and count >= limit:
@@ -235,7 +253,7 @@ def _load_l3s(root: Path, limit: int | None) -> Iterator[Page]:
             id=page_id,
             html=original_html(root, page_id),
             url=urls.get(page_id),
-            gold_text=annotated.text_of(),
+            gold_text=annotated.text_of(labels),
             title=headline or None,
             page_type="article",
         )
