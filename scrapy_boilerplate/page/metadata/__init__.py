@@ -9,7 +9,13 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
    still missing after JSON-LD);
 3. OpenGraph (:mod:`.opengraph`);
 4. plain HTML (:mod:`.fallbacks`): ``<meta>`` names, the ``<time>`` nearest the article,
-   ``<link rel=canonical>``, ``<html lang>``.
+   the date in the URL, the dateline near the article, ``<link rel=canonical>``,
+   ``<html lang>``.
+
+Dates are normalised to ISO 8601 (:mod:`.dates`); a value that is no valid date does not
+count, so the next source is asked. A source that gives the day only yields to a later one
+that gives a time on that same day. ``published_raw`` and ``modified_raw`` keep the chosen
+value as written. Author values are split into person names and cleaned (:mod:`.authors`).
 
 The canonical URL is the exception: ``<link rel="canonical">`` comes first (it is the page's
 own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
@@ -52,6 +58,7 @@ FIELD_SOURCES: Final[Mapping[str, tuple[str, ...]]] = {
 }
 
 _NO_TAGS: Final = PageTags()
+_DATES: Final = ("published", "modified")
 _T = TypeVar("_T")
 
 
@@ -71,6 +78,7 @@ class _Reader:
         self, root: Element, url: str | None, anchor: Element | None, use_extruct: bool
     ) -> None:
         self.root = root
+        self.url = url
         self.anchor = anchor
         self.extruct = extruct_extractors() if use_extruct else None
         self.tags = _guarded("tags", lambda: page_tags(root), _NO_TAGS)
@@ -93,7 +101,7 @@ class _Reader:
         elif name == "opengraph":
             read_opengraph(found, self.tags)
         elif name == "html":
-            read_fallbacks(found, self.tags, self.anchor)
+            read_fallbacks(found, self.tags, self.anchor, self.url)
         else:
             raise ValueError(f"unknown metadata source {name!r}")
 
@@ -141,12 +149,30 @@ def read_metadata(
     values: dict[str, str] = {}
     authors: tuple[str, ...] = ()
     for name in METADATA_FIELDS:
-        for source in FIELD_SOURCES[name]:
+        for index, source in enumerate(FIELD_SOURCES[name]):
             found = reader.source(source)
             if name == "authors" and found.authors:
                 authors = found.authors
                 break
             if name in found.values:
+                if name in _DATES:
+                    later = FIELD_SOURCES[name][index + 1 :]
+                    found = _precise_date(reader, name, found, later)
+                    values[f"{name}_raw"] = found.raw[name]
                 values[name] = found.values[name]
                 break
     return ArticleMetadata(authors=authors, **values)
+
+
+def _precise_date(reader: _Reader, name: str, found: Found, later: tuple[str, ...]) -> Found:
+    """``found``, or the first later source whose date is the same day with a time (a
+    source that gives the day only yields to one that gives the time)."""
+    day = found.values[name]
+    if len(day) != 10:
+        return found
+    for source in later:
+        other = reader.source(source)
+        value = other.values.get(name)
+        if value is not None and len(value) > 10 and value.startswith(day):
+            return other
+    return found

@@ -7,7 +7,8 @@ Fields, each from the first key (or element) with a valid value:
   ``dc.date.issued``, ``dcterms.issued``, ``dc.date``, ``dcterms.date``, ``dcterms.created``,
   ``parsely-pub-date``, ``sailthru.date``; the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
-  :func:`nearest_time`).
+  :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); then a written
+  date in the dateline near the article (see :func:`nearest_dateline`).
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
@@ -26,10 +27,17 @@ from typing import Final
 from lxml import etree
 
 from ...model.document import Element
+from .dates import url_date, written_date
 from .found import Found
 from .tags import PageTags
 
-__all__ = ["ANCESTOR_LEVELS", "nearest_time", "read_fallbacks"]
+__all__ = [
+    "ANCESTOR_LEVELS",
+    "DATELINE_CHARS",
+    "nearest_time",
+    "nearest_dateline",
+    "read_fallbacks",
+]
 
 #: How many ancestors of the article's first element are searched for a ``<time datetime>``.
 ANCESTOR_LEVELS: Final = 4
@@ -66,6 +74,10 @@ _LANGUAGE: Final = ("content-language", "language", "dc.language")
 _DESCRIPTION: Final = ("description", "twitter:description", "dc.description")
 _IMAGE: Final = ("twitter:image", "twitter:image:src", "thumbnail")
 _TIMES: Final = etree.XPath("descendant::time[@datetime]/@datetime")
+#: Most characters of text read around the article's start for a dateline.
+DATELINE_CHARS: Final = 1500
+#: Longest text node read as a dateline (a sentence of the article is not one).
+_DATELINE_NODE_CHARS: Final = 80
 
 
 def nearest_time(anchor: Element | None) -> str | None:
@@ -83,11 +95,38 @@ def nearest_time(anchor: Element | None) -> str | None:
     return None
 
 
-def read_fallbacks(found: Found, tags: PageTags, anchor: Element | None) -> None:
-    """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element)."""
+def nearest_dateline(anchor: Element | None) -> str | None:
+    """The first short text (at most 80 characters) holding a written date, in the text of the
+    lowest of the :data:`ANCESTOR_LEVELS` ancestors of ``anchor`` that holds one (up to
+    :data:`DATELINE_CHARS` characters read in each); None without an anchor or such a text."""
+    element = anchor
+    for _ in range(ANCESTOR_LEVELS + 1):
+        if element is None:
+            return None
+        read = 0
+        for text in element.itertext():
+            read += len(text)
+            if read > DATELINE_CHARS:
+                break
+            stripped = str(text).strip()
+            if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and written_date(stripped):
+                return stripped
+        element = element.getparent()
+    return None
+
+
+def read_fallbacks(
+    found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
+) -> None:
+    """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
+    ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
     if "published" not in found.values:
         found.offer("published", nearest_time(anchor))
+    if "published" not in found.values:
+        found.offer("published", url_date(url))
+    if "published" not in found.values:
+        found.offer("published", nearest_dateline(anchor))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
