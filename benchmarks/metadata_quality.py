@@ -162,9 +162,11 @@ def ours(page: Page) -> Prediction:
 
 
 def _find_title() -> Callable[[Any], str | None]:
-    from scrapy_boilerplate.extractors.title import find_title
+    """The title finder ``extract`` reports with (``find_title`` before ``article_title``)."""
+    from scrapy_boilerplate.extractors import title
 
-    return find_title
+    found: Callable[[Any], str | None] = getattr(title, "article_title", title.find_title)
+    return found
 
 
 def htmldate_peer(page: Page) -> Prediction:
