@@ -131,3 +131,34 @@ def test_a_written_dateline_near_the_article() -> None:
     assert found.published == "2019-11-19T17:19:00"
     assert found.published_raw == "Posted on 19. November 2019, 17:19 Uhr"
     assert read(DATELINE).published is None  # no article, no guess
+
+
+DATELINE_BY_THE_HEADLINE = """<html><body><header><h1>Otters return</h1>
+<p class="meta">Feb 2, 2023 · 4 min read</p></header><main><div><div><div><div><div>
+<p id="first">The otters are back in the river after twenty years.</p></div></div></div></div></div>
+</main></body></html>"""
+
+
+def test_a_dateline_by_the_headline_when_the_article_is_far_from_it() -> None:
+    assert read(DATELINE_BY_THE_HEADLINE, anchor_id="first").published == "2023-02-02"
+
+
+ELEMENT_NAMED_FOR_A_DATE = """<html><body><div class="sidebar"><p>Menu</p></div>
+<div class="collection-dateline"><p class="date">Feb 2, 2023</p></div>
+<div><div><div><div><div><p id="first">The otters are back.</p></div></div></div></div></div>
+</body></html>"""
+
+
+def test_a_written_date_in_an_element_named_for_a_date() -> None:
+    assert read(ELEMENT_NAMED_FOR_A_DATE, anchor_id="first").published == "2023-02-02"
+
+
+def test_meta_names_of_journals_and_written_meta_values() -> None:
+    head = '<meta name="citation_publication_date" content="2023 Jan 7">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2023-01-07"
+    )
+    head = '<meta name="published" content="July 17, 2025">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2025-07-17"
+    )

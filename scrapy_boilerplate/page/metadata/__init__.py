@@ -101,7 +101,7 @@ class _Reader:
         elif name == "opengraph":
             read_opengraph(found, self.tags)
         elif name == "html":
-            read_fallbacks(found, self.tags, self.anchor, self.url)
+            read_fallbacks(found, self.tags, self.anchor, self.url, self.root)
         else:
             raise ValueError(f"unknown metadata source {name!r}")
 

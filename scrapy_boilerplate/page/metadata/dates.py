@@ -94,8 +94,10 @@ _DATE_SHAPES: Final = (
     re.compile(rf"\b{_WORD_MONTH}\s+{_DAY}\s*,?\s*{_YEAR4}\b", re.IGNORECASE),
     # 19.11.2019, 19/11/2019, 11/19/2019
     re.compile(r"\b(?P<first>\d{1,2})([./-])(?P<second>\d{1,2})\2(?P<year>\d{4})\b"),
-    # 2019/11/19, 2019.11.19
-    re.compile(r"\b(?P<year>\d{4})([./])(?P<month>\d{1,2})\2(?P<day>\d{1,2})\b"),
+    # 2019/11/19, 2019.11.19, 2019-11-19 (within text)
+    re.compile(r"\b(?P<year>\d{4})([./-])(?P<month>\d{1,2})\2(?P<day>\d{1,2})\b"),
+    # 2019 Nov 19
+    re.compile(rf"\b{_YEAR4}\s+{_WORD_MONTH}\s+{_DAY}(?!\d)", re.IGNORECASE),
 )
 _TIME: Final = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})[:h](?P<minute>\d\d)(?::(?P<second>\d\d))?(?:[.,]\d+)?"

@@ -8,7 +8,11 @@ Fields, each from the first key (or element) with a valid value:
   ``parsely-pub-date``, ``sailthru.date``; the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
   :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); then a written
-  date in the dateline near the article (see :func:`nearest_dateline`).
+  date in the dateline near the article (see :func:`nearest_dateline`), then near the first
+  ``<h1>`` (a dateline, then a ``<time datetime>``); then the first valid ``<time datetime>``
+  of the page; then a written date in an element named for a date (see
+  :func:`dated_element_text`). A page without an article (no first content element) gets
+  none of the visible dates: only the URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
@@ -22,6 +26,7 @@ Fields, each from the first key (or element) with a valid value:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from lxml import etree
@@ -30,6 +35,7 @@ from ...model.document import Element
 from .dates import url_date, written_date
 from .found import Found
 from .tags import PageTags
+from .values import clean_date
 
 __all__ = [
     "ANCESTOR_LEVELS",
@@ -59,6 +65,16 @@ _PUBLISHED: Final = (
     "parsely-pub-date",
     "sailthru.date",
     "datepublished",
+    "published",
+    "published-date",
+    "publication-date",
+    "pub_date",
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "prism.publicationdate",
+    "dc.date.created",
+    "original-publish-date",
 )
 _MODIFIED: Final = (
     "article:modified",
@@ -78,6 +94,12 @@ _TIMES: Final = etree.XPath("descendant::time[@datetime]/@datetime")
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
 _DATELINE_NODE_CHARS: Final = 80
+#: Most elements named for a date whose text is read.
+MAX_DATED_ELEMENTS: Final = 50
+_DATED_ELEMENTS: Final = etree.XPath(
+    "//*[contains(@class, 'date') or contains(@class, 'time') or contains(@class, 'publish')"
+    " or contains(@class, 'posted') or contains(@id, 'date')][not(self::script)]"
+)
 
 
 def nearest_time(anchor: Element | None) -> str | None:
@@ -115,18 +137,52 @@ def nearest_dateline(anchor: Element | None) -> str | None:
     return None
 
 
+def dated_element_text(root: Element) -> str | None:
+    """The first short text holding a written date in an element whose ``class`` or ``id``
+    names a date (``date``, ``time``, ``publish``, ``posted``), among the first
+    :data:`MAX_DATED_ELEMENTS` such elements; None without one."""
+    found = _DATED_ELEMENTS(root)
+    elements = (
+        [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
+    )
+    for element in elements[:MAX_DATED_ELEMENTS]:
+        text = " ".join(str(part) for part in element.itertext()).strip()
+        if 6 <= len(text) <= _DATELINE_NODE_CHARS and written_date(text):
+            return " ".join(text.split())
+    return None
+
+
+def _late_dates(
+    tags: PageTags, anchor: Element | None, url: str | None, root: Element | None
+) -> Iterator[str | None]:
+    """The date candidates after the ``<meta>`` values, in rank order, each looked for on
+    demand; a page without an article (no ``anchor``) gets the URL's date only."""
+    yield url_date(url) if anchor is None else nearest_time(anchor)
+    if anchor is None:
+        return
+    yield url_date(url)
+    yield nearest_dateline(anchor)
+    yield nearest_dateline(tags.headline)
+    yield nearest_time(tags.headline)
+    yield next((time for time in tags.times if clean_date(time)), None)
+    if root is not None:
+        yield dated_element_text(root)
+
+
 def read_fallbacks(
-    found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
+    found: Found,
+    tags: PageTags,
+    anchor: Element | None,
+    url: str | None = None,
+    root: Element | None = None,
 ) -> None:
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
-    if "published" not in found.values:
-        found.offer("published", nearest_time(anchor))
-    if "published" not in found.values:
-        found.offer("published", url_date(url))
-    if "published" not in found.values:
-        found.offer("published", nearest_dateline(anchor))
+    for value in _late_dates(tags, anchor, url, root):
+        if "published" in found.values:
+            break
+        found.offer("published", value)
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
