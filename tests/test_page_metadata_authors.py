@@ -80,3 +80,16 @@ def test_an_organisation_alone_stays() -> None:
     assert jsonld_authors('{"@type": "Organization", "name": "Associated Press"}') == (
         "Associated Press",
     )
+
+
+BYLINE = """<html><head><meta property="og:site_name" content="Valley Courier">
+<script type="application/ld+json">{"@type": "NewsArticle", "author": "Valley Courier"}</script>
+</head><body><article><h1>Otters return</h1>
+<div class="article-byline">By <a rel="author" href="/authors/ana">Ana Silva</a></div>
+<p id="first">The otters are back in the river.</p></article></body></html>"""
+
+
+def test_a_visible_byline_names_the_person_when_the_declared_author_is_the_site() -> None:
+    root = parse_html(BYLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("Ana Silva",)

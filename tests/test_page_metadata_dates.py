@@ -143,10 +143,10 @@ def test_a_dateline_by_the_headline_when_the_article_is_far_from_it() -> None:
     assert read(DATELINE_BY_THE_HEADLINE, anchor_id="first").published == "2023-02-02"
 
 
-ELEMENT_NAMED_FOR_A_DATE = """<html><body><div class="sidebar"><p>Menu</p></div>
-<div class="collection-dateline"><p class="date">Feb 2, 2023</p></div>
-<div><div><div><div><div><p id="first">The otters are back.</p></div></div></div></div></div>
-</body></html>"""
+ELEMENT_NAMED_FOR_A_DATE = """<html><body><div class="sidebar"><p>Menu</p></div><main>
+<div class="collection-dateline"><p class="small">Published</p><p class="date">Feb 2, 2023</p>
+</div><div><div><h1>Otters return</h1>
+<p id="first">The otters are back.</p></div></div></main></body></html>"""
 
 
 def test_a_written_date_in_an_element_named_for_a_date() -> None:

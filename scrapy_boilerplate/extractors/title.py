@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from urllib.parse import urlsplit
 
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
+from ..page.metadata.authors import name_key, site_keys
 from ..page.tags import string_value
 
 __all__ = ["article_title", "find_title", "strip_site_name"]
@@ -64,39 +64,26 @@ def _title_parts(title: str) -> list[str]:
     return [part.strip() for part in _SEPARATORS.split(title) if part.strip()]
 
 
-def _key(text: str) -> str:
-    """``text`` compared as a title part: case-folded, without spaces and punctuation."""
-    return "".join(_WORD.findall(text.casefold()))
-
-
 def _site_keys(declared: Declarations, url: str | None) -> set[str]:
     """Keys of what names the site: its ``og:site_name``/``application-name`` and its host's
-    labels (``www`` and the top-level domain aside)."""
-    names = declared.meta_contents(_SITE_NAME_PROPERTIES, _SITE_NAME_NAMES)
-    keys = {_key(name) for name in names}
-    try:
-        host = (urlsplit(url).hostname or "") if url else ""
-    except ValueError:  # a malformed host
-        host = ""
-    keys.update(label for label in host.split(".")[:-1] if label != "www")
-    keys.discard("")
-    return keys
+    labels."""
+    return site_keys(declared.meta_contents(_SITE_NAME_PROPERTIES, _SITE_NAME_NAMES), url)
 
 
 def _is_site_name(heading: str, parts: list[str], site_keys: set[str]) -> bool:
     """Whether ``heading`` names the site (see the module docstring); ``parts``: the
     ``<title>``'s parts."""
-    key = _key(heading)
+    key = name_key(heading)
     if key in site_keys:
         return True
-    keys = [_key(part) for part in parts]
+    keys = [name_key(part) for part in parts]
     return len(keys) > 1 and key == keys[-1] and not site_keys.intersection(keys)
 
 
 def _without_site_name(title: str, site_keys: set[str]) -> str:
     """``title`` without the end parts that name the site, else its longest part."""
     pieces = _SEPARATOR_SPLIT.split(title)  # part, separator, part, ...
-    keys = [_key(part) for part in pieces[0::2]]
+    keys = [name_key(part) for part in pieces[0::2]]
     first, last = 0, len(keys)
     while last - first > 1 and keys[last - 1] in site_keys:
         last -= 1

@@ -11,17 +11,25 @@ Rules, for each value a source gives:
   "CNN Business") goes, so only names remain;
 * a name is at most :data:`MAX_NAME_WORDS` words;
 * when a page names a person, values that name only an organisation (a news agency, "Staff",
-  a name with a corporate word such as "Media", "News" or ".com") go: see
-  :func:`drop_organisations`.
+  a name with a corporate word such as "Media", "News", "Foundation" or ".com", the site's own
+  name) go: see :func:`drop_organisations`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Final
+from urllib.parse import urlsplit
 
-__all__ = ["MAX_NAME_WORDS", "split_names", "is_organisation", "drop_organisations"]
+__all__ = [
+    "MAX_NAME_WORDS",
+    "split_names",
+    "is_organisation",
+    "drop_organisations",
+    "name_key",
+    "site_keys",
+]
 
 #: Most words in one person's name.
 MAX_NAME_WORDS: Final = 6
@@ -46,6 +54,7 @@ _SEPARATORS: Final = re.compile(
 _DOMAIN: Final = re.compile(
     r"\w\.(?:com|org|net|de|at|ch|fr|es|it|uk|us|ru|jp|cn|in|au|ca|co|io)\b"
 )
+_KEY_WORD: Final = re.compile(r"\w+")
 _WORD: Final = re.compile(r"[^\W\d_][\w'’.-]*")
 #: Words of a role, an outlet or an organisation (lower case), never of a person's name.
 _ROLE_WORDS: Final = frozenset(
@@ -68,7 +77,6 @@ _ROLE_WORDS: Final = frozenset(
         "producer",
         "photographer",
         "photographers",
-        "author",
         "team",
         "desk",
         "bureau",
@@ -102,6 +110,17 @@ _ROLE_WORDS: Final = frozenset(
         "gazette",
         "group",
         "inc",
+        "foundation",
+        "clinic",
+        "university",
+        "institute",
+        "association",
+        "society",
+        "council",
+        "hospital",
+        "academy",
+        "stiftung",
+        "verlag",
         "ltd",
         "llc",
         "gmbh",
@@ -238,18 +257,37 @@ def split_names(value: str) -> list[str]:
     return [whole] if 0 < len(_words(whole)) <= MAX_NAME_WORDS else []
 
 
-def is_organisation(name: str) -> bool:
-    """Whether ``name`` names an organisation rather than a person (see the module docstring)."""
+def name_key(text: str) -> str:
+    """``text`` compared as a name: case-folded, without spaces and punctuation."""
+    return "".join(_KEY_WORD.findall(text.casefold()))
+
+
+def site_keys(names: Iterable[str], url: str | None) -> set[str]:
+    """Keys (:func:`name_key`) of what names the site: ``names`` (its ``og:site_name`` and the
+    like) and the labels of the URL's host (``www`` and the top-level domain aside)."""
+    keys = {name_key(name) for name in names}
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:  # a malformed host
+        host = ""
+    keys.update(label for label in host.split(".")[:-1] if label != "www")
+    keys.discard("")
+    return keys
+
+
+def is_organisation(name: str, sites: Collection[str] = ()) -> bool:
+    """Whether ``name`` names an organisation rather than a person (see the module docstring);
+    ``sites``: the keys of the site's names (:func:`site_keys`), an organisation too."""
     lowered = [word.lower().strip(".") for word in _words(name)]
-    if not lowered:
+    if not lowered or name_key(name) in sites:
         return True
     if len(lowered) == 1 and (lowered[0] in _AGENCIES or name.isupper()):
         return True
     return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(name))
 
 
-def drop_organisations(names: Iterable[str]) -> list[str]:
+def drop_organisations(names: Iterable[str], sites: Collection[str] = ()) -> list[str]:
     """``names`` without organisations when at least one person is named."""
     listed = list(names)
-    people = [name for name in listed if not is_organisation(name)]
+    people = [name for name in listed if not is_organisation(name, sites)]
     return people if people else listed

@@ -1,4 +1,6 @@
-"""The article's values from plain HTML, when structured data lacks them.
+"""The article's values from plain HTML, when structured data lacks them: the page's
+``<meta>`` and ``<link>`` declarations (:func:`read_fallbacks`), then what it shows
+(:func:`read_visible`: datelines and bylines, read only for a field still missing).
 
 Fields, each from the first key (or element) with a valid value:
 
@@ -7,7 +9,7 @@ Fields, each from the first key (or element) with a valid value:
   ``dc.date.issued``, ``dcterms.issued``, ``dc.date``, ``dcterms.date``, ``dcterms.created``,
   ``parsely-pub-date``, ``sailthru.date``; the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
-  :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); then a written
+  :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
   date in the dateline near the article (see :func:`nearest_dateline`), then near the first
   ``<h1>`` (a dateline, then a ``<time datetime>``); then the first valid ``<time datetime>``
   of the page; then a written date in an element named for a date (see
@@ -16,7 +18,8 @@ Fields, each from the first key (or element) with a valid value:
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any).
+  ``sailthru.author`` (all values of the first key that has any); shown: the page's bylines
+  (see :func:`byline_names`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -38,6 +41,9 @@ from .tags import PageTags
 from .values import clean_date
 
 __all__ = [
+    "read_visible",
+    "byline_names",
+    "dated_element_text",
     "ANCESTOR_LEVELS",
     "DATELINE_CHARS",
     "nearest_time",
@@ -90,6 +96,19 @@ _LANGUAGE: Final = ("content-language", "language", "dc.language")
 _DESCRIPTION: Final = ("description", "twitter:description", "dc.description")
 _IMAGE: Final = ("twitter:image", "twitter:image:src", "thumbnail")
 _TIMES: Final = etree.XPath("descendant::time[@datetime]/@datetime")
+#: Most byline elements read per kind.
+MAX_BYLINES: Final = 10
+#: Longest byline text read.
+MAX_BYLINE_CHARS: Final = 100
+_BYLINES: Final = (
+    etree.XPath("descendant::a[@rel='author'] | descendant::*[@itemprop='author']"),
+    etree.XPath(
+        "descendant::*[contains(@class, 'author') or contains(@class, 'byline')]"
+        "[not(self::img or self::script or self::style or self::meta or self::link)]"
+        "[not(.//*[contains(@class, 'author') or contains(@class, 'byline')])]"
+    ),
+)
+_NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
@@ -97,8 +116,9 @@ _DATELINE_NODE_CHARS: Final = 80
 #: Most elements named for a date whose text is read.
 MAX_DATED_ELEMENTS: Final = 50
 _DATED_ELEMENTS: Final = etree.XPath(
-    "//*[contains(@class, 'date') or contains(@class, 'time') or contains(@class, 'publish')"
-    " or contains(@class, 'posted') or contains(@id, 'date')][not(self::script)]"
+    "descendant::*[contains(@class, 'date') or contains(@class, 'time')"
+    " or contains(@class, 'publish') or contains(@class, 'posted') or contains(@id, 'date')]"
+    "[not(self::script)]"
 )
 
 
@@ -137,11 +157,11 @@ def nearest_dateline(anchor: Element | None) -> str | None:
     return None
 
 
-def dated_element_text(root: Element) -> str | None:
-    """The first short text holding a written date in an element whose ``class`` or ``id``
-    names a date (``date``, ``time``, ``publish``, ``posted``), among the first
+def dated_element_text(region: Element) -> str | None:
+    """The first short text holding a written date in an element of ``region`` whose
+    ``class`` or ``id`` names a date (``date``, ``time``, ``publish``, ``posted``), among the first
     :data:`MAX_DATED_ELEMENTS` such elements; None without one."""
-    found = _DATED_ELEMENTS(root)
+    found = _DATED_ELEMENTS(region)
     elements = (
         [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
     )
@@ -152,37 +172,79 @@ def dated_element_text(root: Element) -> str | None:
     return None
 
 
-def _late_dates(
-    tags: PageTags, anchor: Element | None, url: str | None, root: Element | None
-) -> Iterator[str | None]:
-    """The date candidates after the ``<meta>`` values, in rank order, each looked for on
-    demand; a page without an article (no ``anchor``) gets the URL's date only."""
-    yield url_date(url) if anchor is None else nearest_time(anchor)
+def byline_names(region: Element) -> list[str]:
+    """The texts of the bylines in ``region``: the first :data:`MAX_BYLINES` elements that are
+    ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one) or whose
+    ``class`` names an author or a byline, in that order of kinds, each text at most
+    :data:`MAX_BYLINE_CHARS` long."""
+    texts: list[str] = []
+    for query in _BYLINES:
+        found = query(region)
+        for element in found[:MAX_BYLINES] if isinstance(found, list) else ():
+            if not isinstance(element, etree._Element):
+                continue
+            named = _NAME_PROP(element)
+            source = named[0] if isinstance(named, list) and named else element
+            if not isinstance(source, etree._Element):
+                continue
+            text = " ".join(" ".join(str(t) for t in source.itertext()).split())
+            if 2 <= len(text) <= MAX_BYLINE_CHARS and text not in texts:
+                texts.append(text)
+        if texts:
+            return texts
+    return texts
+
+
+def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str | None]:
+    """The visible date candidates in rank order, each looked for on demand; none for a page
+    without an article (no ``anchor``)."""
     if anchor is None:
         return
-    yield url_date(url)
     yield nearest_dateline(anchor)
     yield nearest_dateline(tags.headline)
     yield nearest_time(tags.headline)
     yield next((time for time in tags.times if clean_date(time)), None)
-    if root is not None:
-        yield dated_element_text(root)
+    yield dated_element_text(region)
+
+
+def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
+    """Where the article's dateline and byline are looked for: the highest of the
+    :data:`ANCESTOR_LEVELS` ancestors of the first ``<h1>`` (else of ``anchor``) below
+    ``<body>``; None without either."""
+    start = tags.headline if tags.headline is not None else anchor
+    region = start
+    for _ in range(ANCESTOR_LEVELS):
+        parent = region.getparent() if region is not None else None
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        region = parent
+    return region
+
+
+def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
+    """Offer ``found`` what the page shows around its article (see :func:`article_region`):
+    a dateline or date element, the bylines' names. Read only for a field no other source
+    has."""
+    region = article_region(tags, anchor)
+    if region is None:
+        return
+    for value in _visible_dates(tags, anchor, region):
+        if "published" in found.values:
+            break
+        found.offer("published", value)
+    found.offer_authors(byline_names(region))
 
 
 def read_fallbacks(
-    found: Found,
-    tags: PageTags,
-    anchor: Element | None,
-    url: str | None = None,
-    root: Element | None = None,
+    found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
 ) -> None:
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
-    for value in _late_dates(tags, anchor, url, root):
-        if "published" in found.values:
-            break
-        found.offer("published", value)
+    if "published" not in found.values:
+        found.offer("published", nearest_time(anchor))
+    if "published" not in found.values:
+        found.offer("published", url_date(url))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
