@@ -7,7 +7,10 @@ Fields, each from the first key (or element) with a valid value:
 * published: ``<meta name>`` ``article:published``, ``article.published``, ``pubdate``,
   ``publishdate``, ``publish-date``, ``publish_date``, ``publication_date``, ``date``,
   ``dc.date.issued``, ``dcterms.issued``, ``dc.date``, ``dcterms.date``, ``dcterms.created``,
-  ``parsely-pub-date``, ``sailthru.date``; the ``content`` or ``datetime`` of an element with
+  ``parsely-pub-date``, ``sailthru.date``, ``published``, ``published-date``,
+  ``publication-date``, ``pub_date``, ``citation_publication_date``, ``citation_date``,
+  ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
+  ``original-publish-date``; the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
   :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
   date in the dateline near the article (see :func:`nearest_dateline`), then near the first
@@ -18,8 +21,8 @@ Fields, each from the first key (or element) with a valid value:
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any); shown: the page's bylines
-  (see :func:`byline_names`).
+  ``sailthru.author`` (all values of the first key that has any); shown: the bylines around
+  the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -41,6 +44,7 @@ from .tags import PageTags
 from .values import clean_date
 
 __all__ = [
+    "article_region",
     "read_visible",
     "byline_names",
     "dated_element_text",

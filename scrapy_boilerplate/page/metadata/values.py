@@ -41,6 +41,8 @@ _MAX_LANGUAGE_CHARS: Final = 35
 
 _SPACES: Final = re.compile(r"\s+")
 _TAG: Final = re.compile(r"<(?:[A-Za-z/!?][^<>]{0,2000})?>")
+#: The trailing "read more" link is looked for in this many last characters.
+_MORE_LINK_CHARS: Final = 2_200
 _MORE_LINK: Final = re.compile(r"\s*\[\s*<a\b[^<>]{0,2000}>[^<>]{0,40}</a>\s*\]\s*$", re.IGNORECASE)
 _LANGUAGE: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _URL_PREFIX: Final = re.compile(r"https?://", re.IGNORECASE)
@@ -76,7 +78,8 @@ def clean_description(value: object) -> str | None:
     if "&" in value:
         value = html.unescape(value)
     if "<" in value:
-        value = _TAG.sub(" ", _MORE_LINK.sub("", value))
+        more = _MORE_LINK.search(value, max(0, len(value) - _MORE_LINK_CHARS))
+        value = _TAG.sub(" ", value[: more.start()] if more else value)
     return clean_text(value)
 
 
