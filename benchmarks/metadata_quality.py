@@ -17,10 +17,11 @@ Scores this project's metadata (``extract(..., metadata=True)``: ``metadata.publ
 
 Figures are means over pages. Cost: median milliseconds per page of our metadata reader
 (``read_metadata``) and of the title finder on the parsed, segmented page (the fastest of
-three runs per page); peers' cost is their whole call (one run). ``--before REF`` also runs the package as it was at the git commit ``REF``
-(in a subprocess, from ``git archive``) so the table shows before and after.
+three runs per page); peers' cost is their whole call (one run). ``--before REF`` also runs
+the package as it was at the git commit ``REF`` (in a subprocess, from ``git archive``) so the
+table shows before and after.
 
-    python benchmarks/metadata_quality.py --before 57719bf --write-doc   # about 10 minutes
+    python benchmarks/metadata_quality.py --before 57719bf --write-doc   # about 25 minutes
     python benchmarks/metadata_quality.py --limit 200                    # a quick look
 """
 
