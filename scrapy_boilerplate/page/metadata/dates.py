@@ -108,6 +108,7 @@ _TIME: Final = re.compile(
 _URL_DATE: Final = re.compile(
     r"/((?:19|20)\d\d)(?:/|-|_)?(0[1-9]|1[0-2])(?:/|-|_)?(0[1-9]|[12]\d|3[01])(?=[/_.-]|$)"
 )
+_FOUR_DIGITS: Final = re.compile(r"\d{4}")  # every written date has its year so
 _OFFSET: Final = re.compile(r"([+-])(\d\d?)(?::?(\d\d))?$")
 
 
@@ -131,7 +132,7 @@ def normalise_date(text: str, today: date | None = None) -> str | None:
 
 def written_date(text: str) -> bool:
     """Whether ``text`` holds a written date (a day, a month and a four-digit year)."""
-    return any(char.isdigit() for char in text) and _written(text) is not None
+    return _FOUR_DIGITS.search(text) is not None and _written(text) is not None
 
 
 def url_date(url: str | None, today: date | None = None) -> str | None:
