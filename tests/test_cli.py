@@ -41,6 +41,20 @@ def test_extract_prints_metadata_after_the_title_when_asked(
     assert json.loads(capsys.readouterr().out)["metadata"]["authors"] == ["Anna Weber", "Ben Ode"]
 
 
+def test_extract_json_leaves_missing_metadata_fields_out_as_items_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<html lang="en"><head><title>Otters</title><meta name="author" content="Anna Weber">'
+        "</head><body><p>Text.</p></body></html>",
+        encoding="utf-8",
+    )
+    assert main(["extract", "--json", "--no-blocks", str(page)]) == 0
+    metadata = json.loads(capsys.readouterr().out)["metadata"]
+    assert metadata == {"authors": ["Anna Weber"], "language": "en"}  # no "modified": null
+
+
 def test_extract_json_has_blocks(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(

@@ -59,3 +59,22 @@ def test_the_headline_is_computed_once_per_document(monkeypatch: pytest.MonkeyPa
     assert find_title(doc) == "Another story today"
     assert len(calls) == 3
     assert extract(html, extractor="article-learned").title == "Storm hits"
+
+
+def test_the_h1_equal_to_the_headline_part_of_the_title_wins_over_a_longer_site_name() -> None:
+    html = (
+        "<title>商品の改造が商標法違反に！？ | 特許業務法人あおば国際特許商標事務所</title>"
+        "<body><h1>商品の改造が商標法違反に！？</h1><p>本文です。</p></body>"
+    )
+    assert title_of(html) == "商品の改造が商標法違反に！？"
+
+
+def test_a_title_part_naming_the_site_never_wins() -> None:
+    head = (
+        "<title>Daily News | Mayor opens bridge</title>"
+        '<meta property="og:site_name" content="Daily News">'
+    )
+    html = f"<head>{head}</head><body><h1>Daily News</h1><p>text</p></body>"
+    assert title_of(html) == "Mayor opens bridge"
+    host = "<title>Courier | Ten new parks for the city</title><body><h1>Courier</h1><p>x</p>"
+    assert extract(host, "https://www.courier.example/parks").title == "Ten new parks for the city"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import asyncio
 from collections.abc import Generator
 from typing import Any
 
@@ -76,7 +77,7 @@ def test_the_page_object_returns_an_article_with_text_title_and_metadata(
     metadata = expected.metadata
     assert metadata is not None and metadata.authors
     assert item.authors == [Author(name=name) for name in metadata.authors]
-    assert item.datePublishedRaw == metadata.published
+    assert item.datePublishedRaw == metadata.published_raw
     assert item.datePublished == _zyte_date(metadata.published)
     assert item.inLanguage == metadata.language
     assert item.canonicalUrl == metadata.canonical_url
@@ -132,16 +133,37 @@ def test_zyte_common_items_classes_are_recognised_without_the_field_names_settin
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("2024-03-05", "2024-03-05T00:00:00Z"),
+        ("2024-03-05", "2024-03-05T00:00:00"),
         ("2024-03-05T10:00:00+01:00", "2024-03-05T10:00:00+01:00"),
         ("2024-03-05T10:00:00Z", "2024-03-05T10:00:00Z"),
-        ("2024-03-05T10:00:00.123", "2024-03-05T10:00:00Z"),
+        ("2024-03-05T10:00:00.123", "2024-03-05T10:00:00"),
+        ("2024-03-05T10:00:00+00:00", "2024-03-05T10:00:00Z"),
         ("March 5, 2024", None),
         (None, None),
     ],
 )
 def test_dates_take_the_zyte_common_items_format(value: str | None, expected: str | None) -> None:
     assert _zyte_date(value) == expected
+
+
+WRITTEN_DATE = (
+    '<html><head><meta name="publish-date" content="01:38:07 PM IST Nov 20, 2019">'
+    "</head><body><p>Text.</p></body></html>"
+)
+
+
+def test_the_page_object_dates_are_normalised_and_the_raw_value_is_the_page_s() -> None:
+    from web_poet import HttpResponse
+
+    from scrapy_boilerplate.integration.poet import BoilerplateArticle
+
+    url = "https://news.example/otters"
+    result = extract(WRITTEN_DATE, url, metadata=True)
+    response = HttpResponse(url, body=WRITTEN_DATE.encode())
+    page = BoilerplateArticlePage(response=response, article=BoilerplateArticle(result))
+    item = asyncio.run(page.to_item())
+    assert item.datePublished == "2019-11-20T13:38:07"  # the page's zone is ambiguous: none
+    assert item.datePublishedRaw == "01:38:07 PM IST Nov 20, 2019"
 
 
 PROVIDER = "scrapy_boilerplate.integration.poet.BoilerplateArticleProvider"

@@ -80,7 +80,12 @@ def test_jsonld_author_forms(use_extruct: bool) -> None:
           {"@type": "Person", "givenName": "Ben", "familyName": "Ode"},
           "https://social.example/anna", {"@type": "Organization", "name": "Courier Desk"}]}"""
     )
-    assert read(page(many), use_extruct).authors == ("Anna Weber", "Ben Ode", "Courier Desk")
+    # The organisation goes: the page names people.
+    assert read(page(many), use_extruct).authors == ("Anna Weber", "Ben Ode")
+    desk = jsonld(
+        '{"@type": "Article", "author": {"@type": "Organization", "name": "Courier Desk"}}'
+    )
+    assert read(page(desk), use_extruct).authors == ("Courier Desk",)
 
 
 def test_jsonld_list_of_documents_and_typed_urls(use_extruct: bool) -> None:
@@ -210,6 +215,8 @@ def test_opengraph_only() -> None:
         canonical_url="https://news.example/otters",
         description="Otters are back.",
         image="https://cdn.news.example/otter.jpg",
+        published_raw="2025-03-03T08:15:00+0100",
+        modified_raw="2025-03-04",
     )
 
 
@@ -233,6 +240,8 @@ def test_fallbacks_only() -> None:
         canonical_url="https://news.example/2025/otters.html",
         description="Otters are back.",
         image="https://cdn.news.example/otter.jpg",
+        published_raw="2025-03-03",
+        modified_raw="Tue, 04 Mar 2025 10:00:00 GMT",
     )
 
 
@@ -290,7 +299,10 @@ def test_precedence_between_sources(use_extruct: bool) -> None:
     found = read(page(head, html_attrs=' lang="de"'), use_extruct)
     assert found.published == "2025-03-01"  # JSON-LD over OpenGraph and <meta>
     assert found.authors == ("Ld Author",)  # one source's authors, never a mix
-    assert found.modified == "2025-03-04"  # OpenGraph over <meta>: JSON-LD has none
+    # OpenGraph over <meta> (JSON-LD has none); OpenGraph gives the day only, so the time
+    # <meta> gives for that same day makes it precise.
+    assert found.modified == "2025-03-04T10:00:00+00:00"
+    assert found.modified_raw == "Tue, 04 Mar 2025 10:00:00 GMT"
     assert found.language == "en-GB"  # og:locale over <html lang>
     assert found.description == "Otters are back."
     # the canonical link is the exception: it beats JSON-LD's url and og:url
@@ -336,8 +348,9 @@ def test_iso_date(text: str, iso: str | None) -> None:
     assert iso_date(text) == iso
 
 
-def test_dates_that_do_not_parse_are_kept_as_found_if_they_hold_a_year() -> None:
-    assert clean_date(" 3 March\n2025 ") == "3 March 2025"
+def test_written_dates_are_normalised_and_what_is_no_date_is_dropped() -> None:
+    assert clean_date(" 3 March\n2025 ") == "2025-03-03"
+    assert clean_date("March 2025") is None
     assert clean_date("yesterday") is None
     assert clean_date(["2025-03-03"]) is None
 
@@ -365,3 +378,17 @@ def test_reading_leaves_no_reference_cycle_holding_the_tree(use_extruct: bool) -
     assert (
         cyclic_garbage(lambda: read_metadata(parse_html(html), URL, use_extruct=use_extruct)) == []
     )
+
+
+HTML_DESCRIPTION = jsonld(
+    """{"@type": "NewsArticle", "description":
+    "Otters are <b>back</b> &amp; thriving in the river &hellip; [<a class=\\"read-more\\"
+    href=\\"/otters\\">more</a>]"}"""
+)
+
+
+def test_a_description_holding_html_is_text_only(use_extruct: bool) -> None:
+    found = read(page(HTML_DESCRIPTION), use_extruct)
+    assert found.description == "Otters are back & thriving in the river …"
+    escaped = '<meta name="description" content="A &lt;i&gt;short&lt;/i&gt; story: 3 &lt; 4">'
+    assert read(page(escaped)).description == "A short story: 3 < 4"

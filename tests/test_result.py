@@ -20,6 +20,7 @@ PAGE = (
 )
 METADATA = ArticleMetadata(
     published="2025-03-03T08:00:00+00:00",  # the <time> of the article, not of the menu
+    published_raw="2025-03-03T08:00:00Z",
     authors=("Anna Weber",),
     language="en",
     canonical_url="http://example.com/story",
@@ -75,12 +76,10 @@ def test_metadata_survives_pickling_and_is_in_the_dict() -> None:
     assert pickle.loads(pickle.dumps(result)).metadata == METADATA
     assert result.to_dict(include_blocks=False)["metadata"] == {
         "published": "2025-03-03T08:00:00+00:00",
-        "modified": None,
+        "published_raw": "2025-03-03T08:00:00Z",
         "authors": ["Anna Weber"],
         "language": "en",
         "canonical_url": "http://example.com/story",
-        "description": None,
-        "image": None,
     }
 
 

@@ -26,7 +26,7 @@ from ..page.parsing import parse_html
 from ..page.segmentation import document_title, segment
 from ..site.hashing import page_fingerprint
 from ..site.templates import wants_fingerprint
-from .title import find_title
+from .title import article_title
 
 __all__ = ["Extractor", "ExtractorSpec", "ChainFactory"]
 
@@ -107,7 +107,7 @@ class Extractor:
             doc = segment(root, url=url, strict_reference=strict)
         try:
             self.process(doc, context)
-            title = find_title(doc)
+            title = article_title(doc)
         except RecursionError as exc:  # a custom filter walking a 10,000-deep tree
             raise ExtractionError(f"extractor {self.name!r} hit the recursion limit") from exc
         except Exception as exc:

@@ -1,23 +1,41 @@
 """The page's headline: the article title without the site name glued on.
 
-Rules, in order: an ``<h1>`` (or ``og:title``) whose words are mostly in the ``<title>`` and
-that holds at least half the words of the ``<title>`` without its site name (so a site-logo
-``<h1>`` such as "Salon" never wins); else the ``<title>`` with its site-name part removed (the
-longest part when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the first
-``<h1>``.
+Two readings, each computed once per document:
+
+:func:`find_title` is the reference the chains match blocks against (the headline block, the
+learned model's headline features); its rules are those the shipped models were trained with:
+an ``<h1>`` (or ``og:title``) whose words are mostly in the ``<title>`` and that holds at least
+half the words of the ``<title>`` without its site name (so a site-logo ``<h1>`` such as
+"Salon" never wins); else the ``<title>`` with its site-name part removed (the longest part
+when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the first ``<h1>``.
+
+:func:`article_title` is the title a result reports, in order:
+
+1. the first ``<h1>`` that is not the site name and whose words are at least
+   :data:`MIN_H1_SHARE` in the ``<title>`` or ``og:title`` (the visible headline; an SEO
+   ``<title>`` often words it differently); an ``<h1>`` is the site name when it equals the
+   ``og:site_name``/``application-name`` or a label of the page's host name, or when it equals
+   the last part of a ``<title>`` split at its separators and no other part is one of those
+   (a site-logo ``<h1>`` such as "Salon");
+2. else ``og:title`` (``twitter:title``), else the ``<title>``, without the site name: the end
+   parts that name the site are removed, else the longest part is kept;
+3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
+from ..page.metadata.authors import name_key, site_keys
 from ..page.tags import string_value
 
-__all__ = ["find_title", "strip_site_name"]
+__all__ = ["article_title", "find_title", "strip_site_name"]
 
 _SEPARATORS = re.compile(r"\s+[|\-–—·»:]{1,2}\s+|\s*[|»]\s*")
+_SEPARATOR_SPLIT = re.compile(f"({_SEPARATORS.pattern})")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 #: Share of a candidate's words that must appear in the <title> for it to be taken as headline.
@@ -25,6 +43,9 @@ MIN_TITLE_OVERLAP = 0.6
 #: Share of the words of the <title> without its site name that a candidate must hold.
 MIN_TITLE_COVERAGE = 0.5
 MAX_HEADLINE_CHARS = 300
+#: Share of an ``<h1>``'s words that must be in the ``<title>`` or ``og:title`` for
+#: :func:`article_title`.
+MIN_H1_SHARE = 0.4
 
 
 def _normalise(text: str) -> str:
@@ -39,6 +60,40 @@ def strip_site_name(title: str) -> str:
     return max(parts, key=len)
 
 
+def _title_parts(title: str) -> list[str]:
+    return [part.strip() for part in _SEPARATORS.split(title) if part.strip()]
+
+
+def _site_keys(declared: Declarations, url: str | None) -> set[str]:
+    """Keys of what names the site: its ``og:site_name``/``application-name`` and its host's
+    labels."""
+    return site_keys(declared.meta_contents(_SITE_NAME_PROPERTIES, _SITE_NAME_NAMES), url)
+
+
+def _is_site_name(heading: str, parts: list[str], site_keys: set[str]) -> bool:
+    """Whether ``heading`` names the site (see the module docstring); ``parts``: the
+    ``<title>``'s parts."""
+    key = name_key(heading)
+    if key in site_keys:
+        return True
+    keys = [name_key(part) for part in parts]
+    return len(keys) > 1 and key == keys[-1] and not site_keys.intersection(keys)
+
+
+def _without_site_name(title: str, site_keys: set[str]) -> str:
+    """``title`` without the end parts that name the site, else its longest part."""
+    pieces = _SEPARATOR_SPLIT.split(title)  # part, separator, part, ...
+    keys = [name_key(part) for part in pieces[0::2]]
+    first, last = 0, len(keys)
+    while last - first > 1 and keys[last - 1] in site_keys:
+        last -= 1
+    while last - first > 1 and keys[first] in site_keys:
+        first += 1
+    if (first, last) != (0, len(keys)):
+        return "".join(pieces[2 * first : 2 * last - 1]).strip()
+    return strip_site_name(title)
+
+
 def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
@@ -51,6 +106,9 @@ def _share_in(words: set[str], other: set[str]) -> float:
 # <meta> tags that hold a title: by property, by name.
 _META_TITLE_PROPERTIES = frozenset({"og:title"})
 _META_TITLE_NAMES = frozenset({"og:title", "twitter:title"})
+# <meta> tags that hold the site's name.
+_SITE_NAME_PROPERTIES = frozenset({"og:site_name"})
+_SITE_NAME_NAMES = frozenset({"application-name", "og:site_name"})
 
 
 def _first_text(values: object) -> str | None:
@@ -77,12 +135,19 @@ def find_title(doc: TextDocument) -> str | None:
 
     Computed once per document (kept in ``doc.memo`` with the ``title`` and ``root`` it came
     from; a document whose ``title`` or ``root`` is replaced gets a new answer)."""
-    memo = doc.memo.get("find_title")
+    return _memoised(doc, "find_title", _find_title)
+
+
+def _memoised(
+    doc: TextDocument, key: str, compute: Callable[[TextDocument], str | None]
+) -> str | None:
+    """``compute(doc)``, kept in ``doc.memo[key]`` with the ``root`` and ``title`` it came from."""
+    memo = doc.memo.get(key)
     if memo is not None and memo[0] is doc.root and memo[1] == doc.title:
         headline: str | None = memo[2]
         return headline
-    headline = _find_title(doc)
-    doc.memo["find_title"] = (doc.root, doc.title, headline)
+    headline = compute(doc)
+    doc.memo[key] = (doc.root, doc.title, headline)
     return headline
 
 
@@ -111,3 +176,33 @@ def _find_title(doc: TextDocument) -> str | None:
                 best, best_overlap = heading, overlap
         return best if best is not None else main
     return headings[0] if headings else None
+
+
+def article_title(doc: TextDocument) -> str | None:
+    """Return the title the result reports (see the module docstring), or None if the page has
+    neither ``<title>``, ``og:title`` nor ``<h1>``; computed once per document, as
+    :func:`find_title`."""
+    return _memoised(doc, "article_title", _article_title)
+
+
+def _article_title(doc: TextDocument) -> str | None:
+    title = _normalise(doc.title or "")
+    declared = document_declarations(doc)
+    if doc.root is None or declared is None:
+        return strip_site_name(title) if title else None
+    headings = [_normalise(string_value(h)) for h in declared.headings]
+    headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
+    meta = _meta_title(doc.root, declared)
+    if not title and not meta:
+        return headings[0] if headings else None
+    site_keys = _site_keys(declared, doc.url)
+    parts = _title_parts(title)
+    reference = _words(title) | _words(meta or "")
+    for heading in headings:
+        if _share_in(_words(heading), reference) >= MIN_H1_SHARE and not _is_site_name(
+            heading, parts, site_keys
+        ):
+            return heading
+    if not title:
+        return meta
+    return _without_site_name(meta or title, site_keys)

@@ -16,7 +16,7 @@ crawl's workers, once per response, with the crawl's settings, domain overrides 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -56,8 +56,9 @@ class BoilerplateArticlePage(ArticlePage):
     ``headline`` is the title, ``articleBody`` the article text (empty when the page has no
     article; None when it was not extracted), ``articleBodyHtml`` the clean HTML (when the
     crawl renders it: ``BOILERPLATE_ARTICLE_HTML_FIELD`` or the ``include_html`` option), the
-    dates are ISO 8601 with a time and zone as zyte-common-items asks (a bare date becomes
-    midnight UTC; ``datePublishedRaw`` keeps the page's value), ``authors`` are
+    dates are normalised ISO 8601 with a time as zyte-common-items asks, with the zone when the
+    page gives one and without one when it does not (a bare date becomes midnight, no zone;
+    ``datePublishedRaw`` keeps the page's value as written), ``authors`` are
     ``Author(name=...)``, ``mainImage`` an ``Image``.
     """
 
@@ -85,7 +86,7 @@ class BoilerplateArticlePage(ArticlePage):
 
     @field
     def datePublishedRaw(self) -> str | None:  # noqa: N802
-        return self._metadata("published")
+        return self._metadata("published_raw")
 
     @field
     def dateModified(self) -> str | None:  # noqa: N802
@@ -93,7 +94,7 @@ class BoilerplateArticlePage(ArticlePage):
 
     @field
     def dateModifiedRaw(self) -> str | None:  # noqa: N802
-        return self._metadata("modified")
+        return self._metadata("modified_raw")
 
     @field
     def authors(self) -> list[Author] | None:
@@ -126,14 +127,13 @@ class BoilerplateArticlePage(ArticlePage):
 
 
 def _zyte_date(value: str | None) -> str | None:
-    """``value`` (ISO 8601) as ``YYYY-MM-DDThh:mm:ssZ`` or with its offset; None if unreadable."""
+    """``value`` (ISO 8601) as ``YYYY-MM-DDThh:mm:ss`` followed by its zone (``Z`` for UTC,
+    else the offset) when it has one: a zone-less value gets none; None if unreadable."""
     if not value:
         return None
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
     text = parsed.isoformat(timespec="seconds")
-    return text.replace("+00:00", "Z")
+    return text[: -len("+00:00")] + "Z" if text.endswith("+00:00") else text

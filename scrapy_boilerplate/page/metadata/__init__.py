@@ -9,7 +9,16 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
    still missing after JSON-LD);
 3. OpenGraph (:mod:`.opengraph`);
 4. plain HTML (:mod:`.fallbacks`): ``<meta>`` names, the ``<time>`` nearest the article,
-   ``<link rel=canonical>``, ``<html lang>``.
+   the date in the URL, ``<link rel=canonical>``, ``<html lang>``;
+5. for the publication date and the authors only, what the page shows (:mod:`.fallbacks`):
+   datelines and bylines.
+
+Dates are normalised to ISO 8601 (:mod:`.dates`); a value that is no valid date does not
+count, so the next source is asked. A source that gives the day only yields to a later one
+that gives a time on that same day. ``published_raw`` and ``modified_raw`` keep the chosen
+value as written. Author values are split into person names and cleaned (:mod:`.authors`);
+a source naming only organisations (an agency, the site itself) yields to a later source
+naming a person, and keeps the field when none does.
 
 The canonical URL is the exception: ``<link rel="canonical">`` comes first (it is the page's
 own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
@@ -30,8 +39,9 @@ from urllib.parse import urljoin
 
 from ...model.document import Element
 from ...model.metadata import METADATA_FIELDS, ArticleMetadata
+from .authors import drop_organisations, is_organisation, site_keys
 from .extruct_support import extruct_extractors
-from .fallbacks import read_fallbacks
+from .fallbacks import read_fallbacks, read_visible
 from .found import Found
 from .jsonld import jsonld_documents
 from .microdata import microdata_documents
@@ -45,13 +55,17 @@ logger = logging.getLogger(__name__)
 
 #: The sources, in their default order of precedence.
 SOURCES: Final = ("jsonld", "microdata", "opengraph", "html")
-#: For each field, its sources in order of precedence.
+#: For each field, its sources in order of precedence ("visible": what the page shows).
 FIELD_SOURCES: Final[Mapping[str, tuple[str, ...]]] = {
     **{name: SOURCES for name in METADATA_FIELDS},
+    "published": (*SOURCES, "visible"),
+    "authors": (*SOURCES, "visible"),
     "canonical_url": ("html", "jsonld", "microdata", "opengraph"),
 }
 
 _NO_TAGS: Final = PageTags()
+_DATES: Final = ("published", "modified")
+_SITE_NAMES: Final = ("og:site_name", "application-name")
 _T = TypeVar("_T")
 
 
@@ -71,10 +85,12 @@ class _Reader:
         self, root: Element, url: str | None, anchor: Element | None, use_extruct: bool
     ) -> None:
         self.root = root
+        self.url = url
         self.anchor = anchor
         self.extruct = extruct_extractors() if use_extruct else None
         self.tags = _guarded("tags", lambda: page_tags(root), _NO_TAGS)
         self.base_url = _base_url(url, self.tags.base_href)
+        self.sites = site_keys(self.tags.values(*_SITE_NAMES), url)
         self.found: dict[str, Found] = {}
 
     def source(self, name: str) -> Found:
@@ -93,7 +109,9 @@ class _Reader:
         elif name == "opengraph":
             read_opengraph(found, self.tags)
         elif name == "html":
-            read_fallbacks(found, self.tags, self.anchor)
+            read_fallbacks(found, self.tags, self.anchor, self.url)
+        elif name == "visible":
+            read_visible(found, self.tags, self.anchor)
         else:
             raise ValueError(f"unknown metadata source {name!r}")
 
@@ -141,12 +159,33 @@ def read_metadata(
     values: dict[str, str] = {}
     authors: tuple[str, ...] = ()
     for name in METADATA_FIELDS:
-        for source in FIELD_SOURCES[name]:
+        for index, source in enumerate(FIELD_SOURCES[name]):
             found = reader.source(source)
             if name == "authors" and found.authors:
-                authors = found.authors
-                break
+                authors = authors or found.authors
+                if not all(is_organisation(author, reader.sites) for author in found.authors):
+                    authors = tuple(drop_organisations(found.authors, reader.sites))
+                    break
+                continue
             if name in found.values:
+                if name in _DATES:
+                    later = FIELD_SOURCES[name][index + 1 :]
+                    found = _precise_date(reader, name, found, later)
+                    values[f"{name}_raw"] = found.raw[name]
                 values[name] = found.values[name]
                 break
     return ArticleMetadata(authors=authors, **values)
+
+
+def _precise_date(reader: _Reader, name: str, found: Found, later: tuple[str, ...]) -> Found:
+    """``found``, or the first later source whose date is the same day with a time (a
+    source that gives the day only yields to one that gives the time)."""
+    day = found.values[name]
+    if len(day) != 10:
+        return found
+    for source in later:
+        other = reader.source(source)
+        value = other.values.get(name)
+        if value is not None and len(value) > 10 and value.startswith(day):
+            return other
+    return found

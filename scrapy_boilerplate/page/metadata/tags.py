@@ -1,10 +1,12 @@
 """The page's metadata elements, found in one walk over ``<meta>``, ``<link>``, ``<base>``,
-``<script>`` and ``<time>`` (lxml's tag filter: no XPath over the whole tree per kind).
+``<script>``, ``<time>`` and ``<h1>`` (lxml's tag filter: no XPath over the whole tree per kind).
 
 Rules: a ``<meta>`` with a ``content`` is filed under each of its ``name``, ``property``,
 ``http-equiv`` and ``itemprop`` values, lower-cased (``DC.date`` is ``dc.date``); a ``<time>``
 with an ``itemprop`` and a ``datetime`` (``<time itemprop="datePublished">``) is filed under
-its ``itemprop`` too. Values keep page order; at most :data:`MAX_TAGS` elements are read.
+its ``itemprop`` too, and the ``datetime`` of every ``<time>`` (the first :data:`MAX_TIMES`) is
+kept in page order; the first ``<h1>`` is kept. Values keep page order; at most
+:data:`MAX_TAGS` elements are read.
 JSON-LD scripts are those whose ``type`` is ``application/ld+json`` (any case, parameters
 allowed).
 """
@@ -15,10 +17,12 @@ from typing import Final
 
 from ...model.document import Element
 
-__all__ = ["MAX_TAGS", "PageTags", "page_tags"]
+__all__ = ["MAX_TAGS", "MAX_TIMES", "PageTags", "page_tags"]
 
-#: Most elements read per page (of the five tags).
+#: Most elements read per page (of the six tags).
 MAX_TAGS: Final = 5_000
+#: Most ``<time datetime>`` values kept.
+MAX_TIMES: Final = 20
 
 _KEYS: Final = ("name", "property", "http-equiv", "itemprop")
 
@@ -26,9 +30,10 @@ _KEYS: Final = ("name", "property", "http-equiv", "itemprop")
 class PageTags:
     """``meta``: values by lower-cased key; ``canonical``: ``<link rel=canonical>`` hrefs;
     ``base_href``: the first ``<base href>``; ``lang``: the root's ``lang`` attribute;
-    ``jsonld``: the JSON-LD ``<script>`` elements."""
+    ``jsonld``: the JSON-LD ``<script>`` elements; ``times``: ``<time datetime>`` values;
+    ``headline``: the first ``<h1>``."""
 
-    __slots__ = ("base_href", "canonical", "jsonld", "lang", "meta")
+    __slots__ = ("base_href", "canonical", "headline", "jsonld", "lang", "meta", "times")
 
     def __init__(self, lang: str | None = None) -> None:
         self.meta: dict[str, list[str]] = {}
@@ -36,18 +41,25 @@ class PageTags:
         self.base_href: str | None = None
         self.lang = lang
         self.jsonld: list[Element] = []
+        self.times: list[str] = []
+        self.headline: Element | None = None
 
     def values(self, *keys: str) -> list[str]:
         """The values filed under ``keys``, key by key."""
         return [value for key in keys for value in self.meta.get(key, ())]
 
     def add(self, element: Element) -> None:
-        """File ``element`` (one of the five tags) by the rules of the module docstring."""
+        """File ``element`` (one of the six tags) by the rules of the module docstring."""
         tag = element.tag
         if tag == "meta" or tag == "time":
             value = element.get("content" if tag == "meta" else "datetime")
             if value is not None and (tag == "meta" or element.get("itemprop")):
                 self._file_meta(element, value)
+            if value is not None and tag == "time" and len(self.times) < MAX_TIMES:
+                self.times.append(value)
+        elif tag == "h1":
+            if self.headline is None:
+                self.headline = element
         elif tag == "link":
             href = element.get("href")
             if href is not None and "canonical" in (element.get("rel") or "").lower().split():
@@ -69,7 +81,7 @@ class PageTags:
 def page_tags(root: Element) -> PageTags:
     """Read the page's metadata elements by the rules of the module docstring."""
     tags = PageTags(root.get("lang") or root.get("xml:lang"))
-    for count, element in enumerate(root.iter("meta", "link", "base", "script", "time")):
+    for count, element in enumerate(root.iter("meta", "link", "base", "script", "time", "h1")):
         if count >= MAX_TAGS:
             break
         tags.add(element)

@@ -1,4 +1,4 @@
-"""Cleaning metadata values: text, names, dates, language tags and URLs.
+"""Cleaning metadata values: text, descriptions, names, dates, language tags and URLs.
 
 Rules shared by every cleaner: only strings are values; a value longer than its limit is
 dropped (never truncated), so a hostile page cannot make a field huge; HTML character
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timedelta, timezone
-from email.utils import parsedate_to_datetime
 from typing import Final
 from urllib.parse import urljoin, urlsplit
+
+from .dates import iso_date, normalise_date
 
 __all__ = [
     "MAX_TEXT_CHARS",
@@ -23,6 +23,7 @@ __all__ = [
     "clean_text",
     "clean_name",
     "clean_date",
+    "clean_description",
     "iso_date",
     "clean_language",
     "clean_url",
@@ -39,12 +40,10 @@ MAX_URL_CHARS: Final = 4096
 _MAX_LANGUAGE_CHARS: Final = 35
 
 _SPACES: Final = re.compile(r"\s+")
-_ISO: Final = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d)"
-    r"(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,]\d+)?)?\s*(Z|[+-]\d\d(?::?\d\d)?)?)?",
-    re.IGNORECASE,
-)
-_YEAR: Final = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_TAG: Final = re.compile(r"<(?:[A-Za-z/!?][^<>]{0,2000})?>")
+#: The trailing "read more" link is looked for in this many last characters.
+_MORE_LINK_CHARS: Final = 2_200
+_MORE_LINK: Final = re.compile(r"\s*\[\s*<a\b[^<>]{0,2000}>[^<>]{0,40}</a>\s*\]\s*$", re.IGNORECASE)
 _LANGUAGE: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _URL_PREFIX: Final = re.compile(r"https?://", re.IGNORECASE)
 
@@ -64,52 +63,24 @@ def clean_name(value: object) -> str | None:
     return None if name is None or _URL_PREFIX.match(name) else name
 
 
-def iso_date(text: str) -> str | None:
-    """``text`` as ISO 8601 if it is an ISO-like or RFC 2822 date, else None.
-
-    A date alone stays a date (``2024-03-05``); a time gains its seconds and a normalised
-    offset (``Z`` and ``+0100`` become ``+00:00`` and ``+01:00``); fractions of a second go;
-    a time without offset stays naive.
-    """
-    match = _ISO.fullmatch(text)
-    if match is None:
-        return _rfc2822_date(text)
-    year, month, day, hour, minute, second, offset = match.groups()
-    try:
-        if hour is None:
-            return datetime(int(year), int(month), int(day)).date().isoformat()
-        zone = _timezone(offset) if offset else None
-        moment = datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second or 0), tzinfo=zone
-        )
-    except ValueError:  # 2024-13-45, or an offset of a day or more
-        return None
-    return moment.isoformat()
-
-
-def _timezone(offset: str) -> timezone:
-    if offset.upper() == "Z":
-        return timezone.utc
-    digits = offset[1:].replace(":", "")
-    delta = timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
-    return timezone(-delta if offset[0] == "-" else delta)
-
-
-def _rfc2822_date(text: str) -> str | None:
-    """``Tue, 05 Mar 2024 10:00:00 GMT`` as ISO 8601, else None."""
-    try:
-        return parsedate_to_datetime(text).isoformat()
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-
-
 def clean_date(value: object) -> str | None:
-    """A date as ISO 8601 (see :func:`iso_date`), else as found if it holds a four-digit year;
-    None otherwise."""
+    """A date normalised to ISO 8601 by :func:`.dates.normalise_date` (a valid day, the page's
+    zone kept, none invented); None for anything else."""
     text = clean_text(value, MAX_DATE_CHARS)
-    if text is None:
+    return None if text is None else normalise_date(text)
+
+
+def clean_description(value: object) -> str | None:
+    """A description as text: :func:`clean_text` of ``value`` with its HTML tags removed
+    (a trailing bracketed "read more" link with them) and its character references decoded."""
+    if not isinstance(value, str) or len(value) > 4 * MAX_TEXT_CHARS:
         return None
-    return iso_date(text) or (text if _YEAR.search(text) else None)
+    if "&" in value:
+        value = html.unescape(value)
+    if "<" in value:
+        more = _MORE_LINK.search(value, max(0, len(value) - _MORE_LINK_CHARS))
+        value = _TAG.sub(" ", value[: more.start()] if more else value)
+    return clean_text(value)
 
 
 def clean_language(value: object) -> str | None:

@@ -1,0 +1,293 @@
+"""Cleaning author values into person names.
+
+Rules, for each value a source gives:
+
+* e-mail addresses, URLs and bracketed parts go; a leading label goes: "By", "Written by",
+  "Author:", "Von", "Por", "Par", "Door", "Di", "Av", "Текст:", "Автор:", "文/", "作者:" and the
+  like (a label such as "Photo:" or "Foto:" drops the whole part: it credits a picture);
+* a value is split into names at ``;``, ``|``, ``/`` between words, " and ", "&", "und",
+  "y", "et", "e", "og", "и" and ``,``; a part that is a role ("AP Auto Writer", "Staff
+  reporter"), a credential ("PhD", "MS, RD") or an outlet ("NJ Advance Media for NJ.com",
+  "CNN Business") goes, so only names remain;
+* a name is at most :data:`MAX_NAME_WORDS` words;
+* when a page names a person, values that name only an organisation (a news agency, "Staff",
+  a name with a corporate word such as "Media", "News", "Foundation" or ".com", the site's own
+  name) go: see :func:`drop_organisations`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from typing import Final
+from urllib.parse import urlsplit
+
+__all__ = [
+    "MAX_NAME_WORDS",
+    "split_names",
+    "is_organisation",
+    "drop_organisations",
+    "name_key",
+    "site_keys",
+]
+
+#: Most words in one person's name.
+MAX_NAME_WORDS: Final = 6
+
+_EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL: Final = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_BRACKETS: Final = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_LABEL: Final = re.compile(
+    r"^(?:(?:written|reported|posted|published|words|text|story|compiled|edited)\s+by"
+    r"|by|from|author(?:s|ed by)?|autor(?:in|en)?|auteur|autore|von|por|par|door|di|da|av|af"
+    r"|text|texto|tekst|testo|redaktion|текст|автор|автори|文|作者|记者|撰文|著者|記者)"
+    r"\s*(?:[:/|\-–—]|\s)\s*",
+    re.IGNORECASE,
+)
+_CREDIT: Final = re.compile(
+    r"^(?:photos?|fotos?|images?|bild(?:er)?|video|illustrations?|grafik|graphics?)\b\s*[:/]",
+    re.IGNORECASE,
+)
+_SEPARATORS: Final = re.compile(
+    r"\s*(?:[;|]|\s/\s|,?\s+(?:and|&|und|y|et|e|og|и|и)\s+|&|,)\s*", re.IGNORECASE
+)
+_DOMAIN: Final = re.compile(
+    r"\w\.(?:com|org|net|de|at|ch|fr|es|it|uk|us|ru|jp|cn|in|au|ca|co|io)\b"
+)
+_KEY_WORD: Final = re.compile(r"\w+")
+_WORD: Final = re.compile(r"[^\W\d_][\w'’.-]*")
+#: Words of a role, an outlet or an organisation (lower case), never of a person's name.
+_ROLE_WORDS: Final = frozenset(
+    [
+        "writer",
+        "writers",
+        "reporter",
+        "reporters",
+        "editor",
+        "editors",
+        "correspondent",
+        "correspondents",
+        "staff",
+        "contributor",
+        "contributors",
+        "contributing",
+        "columnist",
+        "journalist",
+        "journalists",
+        "producer",
+        "photographer",
+        "photographers",
+        "team",
+        "desk",
+        "bureau",
+        "senior",
+        "chief",
+        "managing",
+        "deputy",
+        "associate",
+        "assistant",
+        "political",
+        "business",
+        "sports",
+        "news",
+        "newsroom",
+        "media",
+        "press",
+        "wire",
+        "wires",
+        "service",
+        "agency",
+        "agencies",
+        "online",
+        "digital",
+        "magazine",
+        "daily",
+        "times",
+        "post",
+        "herald",
+        "tribune",
+        "journal",
+        "gazette",
+        "group",
+        "inc",
+        "foundation",
+        "clinic",
+        "university",
+        "institute",
+        "association",
+        "society",
+        "council",
+        "hospital",
+        "academy",
+        "stiftung",
+        "verlag",
+        "ltd",
+        "llc",
+        "gmbh",
+        "ag",
+        "company",
+        "corporation",
+        "redaktion",
+        "redakteur",
+        "redakteurin",
+        "korrespondent",
+        "korrespondentin",
+        "mitarbeiter",
+        "autor",
+        "autorin",
+        "agentur",
+        "nachrichten",
+        "presse",
+        "journaliste",
+        "rédaction",
+        "redaccion",
+        "redacción",
+        "redazione",
+        "periodista",
+        "corresponsal",
+        "correspondant",
+        "agence",
+        "agencia",
+        "editorial",
+        "guest",
+        "special",
+        "for",
+    ]
+)
+_CREDENTIALS: Final = frozenset(
+    [
+        "phd",
+        "md",
+        "ms",
+        "ma",
+        "mba",
+        "mph",
+        "rd",
+        "rn",
+        "dds",
+        "jr",
+        "sr",
+        "cfa",
+        "cpa",
+        "esq",
+        "bsc",
+        "msc",
+        "llm",
+        "mfa",
+        "dr",
+        "prof",
+    ]
+)
+_AGENCIES: Final = frozenset(
+    [
+        "ap",
+        "afp",
+        "dpa",
+        "reuters",
+        "apa",
+        "sda",
+        "kna",
+        "epd",
+        "ansa",
+        "efe",
+        "upi",
+        "pa",
+        "xinhua",
+        "tass",
+        "ria",
+        "bloomberg",
+    ]
+)
+
+
+def _strip(value: str) -> str:
+    """``value`` without e-mails, URLs, brackets and leading labels."""
+    text = _EMAIL.sub(" ", _URL.sub(" ", _BRACKETS.sub(" ", value)))
+    text = " ".join(text.split()).strip(" ,;:|-–—/")
+    for _ in range(3):
+        stripped = _LABEL.sub("", text, count=1).strip(" ,;:|-–—/")
+        if stripped == text:
+            break
+        text = stripped
+    return text
+
+
+def _words(part: str) -> list[str]:
+    return _WORD.findall(part)
+
+
+def _is_role(part: str) -> bool:
+    """A role or an outlet: any role word, or a domain name."""
+    lowered = [word.lower().strip(".") for word in _words(part)]
+    return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(part))
+
+
+def _is_credential(part: str) -> bool:
+    """Credentials only: known abbreviations, or short upper-case words (``MS``, ``E-RYT``)."""
+    words = _words(part)
+    return bool(words) and all(
+        word.replace(".", "").lower() in _CREDENTIALS
+        or (word.isupper() and len(word.replace("-", "")) <= 5)
+        for word in words
+    )
+
+
+def _is_name(part: str, first: bool) -> bool:
+    """A person's name: a few words, no role, and (after the first part) no credentials."""
+    words = _words(part)
+    return (
+        0 < len(words) <= MAX_NAME_WORDS
+        and not _is_role(part)
+        and (first or not _is_credential(part))
+    )
+
+
+def split_names(value: str) -> list[str]:
+    """The person names in one author value (see the module docstring)."""
+    text = _strip(value)
+    if not text or _CREDIT.match(text):
+        return []
+    parts = [_strip(part) for part in _SEPARATORS.split(text)]
+    parts = [part for part in parts if part and not _CREDIT.match(part)]
+    names = [part for index, part in enumerate(parts) if _is_name(part, index == 0)]
+    if names:
+        return names
+    # No part looks like a person: keep the whole value if it is short (an organisation).
+    whole = parts[0] if len(parts) == 1 else text
+    return [whole] if 0 < len(_words(whole)) <= MAX_NAME_WORDS else []
+
+
+def name_key(text: str) -> str:
+    """``text`` compared as a name: case-folded, without spaces and punctuation."""
+    return "".join(_KEY_WORD.findall(text.casefold()))
+
+
+def site_keys(names: Iterable[str], url: str | None) -> set[str]:
+    """Keys (:func:`name_key`) of what names the site: ``names`` (its ``og:site_name`` and the
+    like) and the labels of the URL's host (``www`` and the top-level domain aside)."""
+    keys = {name_key(name) for name in names}
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:  # a malformed host
+        host = ""
+    keys.update(label for label in host.split(".")[:-1] if label != "www")
+    keys.discard("")
+    return keys
+
+
+def is_organisation(name: str, sites: Collection[str] = ()) -> bool:
+    """Whether ``name`` names an organisation rather than a person (see the module docstring);
+    ``sites``: the keys of the site's names (:func:`site_keys`), an organisation too."""
+    lowered = [word.lower().strip(".") for word in _words(name)]
+    if not lowered or name_key(name) in sites:
+        return True
+    if len(lowered) == 1 and (lowered[0] in _AGENCIES or name.isupper()):
+        return True
+    return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(name))
+
+
+def drop_organisations(names: Iterable[str], sites: Collection[str] = ()) -> list[str]:
+    """``names`` without organisations when at least one person is named."""
+    listed = list(names)
+    people = [name for name in listed if not is_organisation(name, sites)]
+    return people if people else listed

@@ -1,0 +1,95 @@
+"""Author names: labels, roles, outlets, e-mails and URLs go; several names are split; an
+organisation goes when a person is named. Each page shape is one seen on a news site."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_boilerplate.page.metadata import read_metadata
+from scrapy_boilerplate.page.metadata.authors import drop_organisations, split_names
+from scrapy_boilerplate.page.parsing import parse_html
+
+
+def meta_authors(*values: str) -> tuple[str, ...]:
+    head = "".join(f'<meta name="author" content="{value}">' for value in values)
+    html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
+    return read_metadata(parse_html(html), use_extruct=False).authors
+
+
+def jsonld_authors(authors: str) -> tuple[str, ...]:
+    script = f'<script type="application/ld+json">{{"@type": "NewsArticle", "author": {authors}}}'
+    html = f"<html><head>{script}</script></head><body><p>Text.</p></body></html>"
+    return read_metadata(parse_html(html), use_extruct=False).authors
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("By TOM KRISHER, AP Auto Writer", ["TOM KRISHER"]),
+        ("Amy Kuperinsky | NJ Advance Media for NJ.com", ["Amy Kuperinsky"]),
+        ("Jill Disis, CNN Business", ["Jill Disis"]),
+        ("Текст: Венера Ерофеева", ["Венера Ерофеева"]),
+        ("Von Anna Weber und Ben Ode", ["Anna Weber", "Ben Ode"]),
+        ("Por María López", ["María López"]),
+        ("Par Jean Dupont et Marie Curie", ["Jean Dupont", "Marie Curie"]),
+        ("文/张伟", ["张伟"]),
+        ("Ana Silva, Staff reporter", ["Ana Silva"]),
+        ("Dana Reyes, MS, RD", ["Dana Reyes"]),
+        ("Ann Lee, Bo Park, and Cy Diaz", ["Ann Lee", "Bo Park", "Cy Diaz"]),
+        ("Jane Doe (jane.doe@news.example)", ["Jane Doe"]),
+        ("Jane Doe https://news.example/authors/jane", ["Jane Doe"]),
+        ("Photo: John Smith", []),
+        ("jane.doe@news.example", []),
+    ],
+)
+def test_author_values_are_cleaned_into_names(value: str, names: list[str]) -> None:
+    assert split_names(value) == names
+
+
+def test_an_organisation_goes_only_when_a_person_is_named() -> None:
+    assert drop_organisations(["Adam Vidler", "AP"]) == ["Adam Vidler"]
+    assert drop_organisations(["Associated Press"]) == ["Associated Press"]
+    assert drop_organisations(["Staff", "Ana Silva"]) == ["Ana Silva"]
+
+
+def test_a_meta_byline_with_a_role() -> None:
+    assert meta_authors("By TOM KRISHER, AP Auto Writer") == ("TOM KRISHER",)
+
+
+def test_a_meta_byline_with_an_outlet_suffix() -> None:
+    assert meta_authors("Amy Kuperinsky | NJ Advance Media for NJ.com") == ("Amy Kuperinsky",)
+
+
+def test_jsonld_authors_with_an_outlet_and_an_organisation() -> None:
+    authors = (
+        '[{"@type": "Person", "name": "Jill Disis, CNN Business"},'
+        ' {"@type": "Organization", "name": "CNN Business"}]'
+    )
+    assert jsonld_authors(authors) == ("Jill Disis",)
+
+
+def test_a_label_in_another_language() -> None:
+    assert jsonld_authors('"Текст: Венера Ерофеева"') == ("Венера Ерофеева",)
+
+
+def test_several_names_in_one_value_and_across_values_without_duplicates() -> None:
+    assert meta_authors("Von Anna Weber und Ben Ode", "Ben Ode") == ("Anna Weber", "Ben Ode")
+
+
+def test_an_organisation_alone_stays() -> None:
+    assert jsonld_authors('{"@type": "Organization", "name": "Associated Press"}') == (
+        "Associated Press",
+    )
+
+
+BYLINE = """<html><head><meta property="og:site_name" content="Valley Courier">
+<script type="application/ld+json">{"@type": "NewsArticle", "author": "Valley Courier"}</script>
+</head><body><article><h1>Otters return</h1>
+<div class="article-byline">By <a rel="author" href="/authors/ana">Ana Silva</a></div>
+<p id="first">The otters are back in the river.</p></article></body></html>"""
+
+
+def test_a_visible_byline_names_the_person_when_the_declared_author_is_the_site() -> None:
+    root = parse_html(BYLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("Ana Silva",)

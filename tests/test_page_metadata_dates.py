@@ -1,0 +1,164 @@
+"""Publication dates: written dates normalised to ISO 8601, the page's zone kept and none
+invented, implausible days dropped, and the date sources of a page ranked."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from scrapy_boilerplate.model.metadata import ArticleMetadata
+from scrapy_boilerplate.page.metadata import read_metadata
+from scrapy_boilerplate.page.metadata.dates import normalise_date, url_date
+from scrapy_boilerplate.page.parsing import parse_html
+
+TODAY = date(2026, 1, 15)
+URL = "https://news.example/story.html"
+
+
+def read(html: str, url: str = URL, anchor_id: str | None = None) -> ArticleMetadata:
+    root = parse_html(html)
+    anchor = root.xpath(f"//*[@id='{anchor_id}']")[0] if anchor_id else None
+    return read_metadata(root, url, anchor=anchor, use_extruct=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("November 19, 2019", "2019-11-19"),
+        ("2019-11-18 17:19:53 GMT", "2019-11-18T17:19:53+00:00"),
+        ("01:38:07 PM IST Nov 20, 2019", "2019-11-20T13:38:07"),  # IST: India? Israel? no zone
+        ("Tue, 19 Nov 2019 17:19:53 EST", "2019-11-19T17:19:53-05:00"),
+        ("19. November 2019, 17:19 Uhr", "2019-11-19T17:19:00"),
+        ("19 de noviembre de 2019", "2019-11-19"),
+        ("19.11.2019", "2019-11-19"),
+        ("11/19/2019", "2019-11-19"),  # only month first is a valid reading
+        ("2019-11-19T08:15:00.250", "2019-11-19T08:15:00"),  # no zone given, none invented
+        ("2019-11-19T08:15:00+0530", "2019-11-19T08:15:00+05:30"),
+        ("2019-11-19T08:15:00+25:00", None),
+        ("2019-02-30", None),
+        ("November 2019", None),  # no day
+        ("yesterday", None),
+    ],
+)
+def test_dates_are_normalised_to_iso_8601(text: str, iso: str | None) -> None:
+    assert normalise_date(text, today=TODAY) == iso
+
+
+def test_a_day_in_the_future_or_before_1990_is_no_publication_date() -> None:
+    assert normalise_date("2026-01-16", today=TODAY) == "2026-01-16"  # tomorrow: a zone ahead
+    assert normalise_date("2026-01-17", today=TODAY) is None
+    assert normalise_date("1989-12-31T10:00:00Z", today=TODAY) is None
+    assert normalise_date("1990-01-01", today=TODAY) == "1990-01-01"
+
+
+def test_url_dates() -> None:
+    assert url_date("https://n.example/2019/11/19/otters/", today=TODAY) == "2019-11-19"
+    assert url_date("https://n.example/news/2019-11-19-otters.html", today=TODAY) == "2019-11-19"
+    assert url_date("https://n.example/2019/11/otters", today=TODAY) is None
+    assert url_date("https://n.example/a?d=2019/11/19", today=TODAY) is None
+    assert url_date(None) is None
+
+
+# The page shapes that showed each defect.
+
+LONG_FORM_JSONLD = """<html><head>
+<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "November 19, 2019"}
+</script>
+<meta property="article:published_time" content="2019-11-19T10:02:00-05:00">
+</head><body><p>Text.</p></body></html>"""
+
+
+def test_a_long_form_jsonld_date_is_normalised_and_made_precise_by_the_meta_time() -> None:
+    found = read(LONG_FORM_JSONLD)
+    assert found.published == "2019-11-19T10:02:00-05:00"
+    assert found.published_raw == "2019-11-19T10:02:00-05:00"
+
+
+def test_a_long_form_date_alone_is_normalised_and_kept_raw() -> None:
+    found = read(LONG_FORM_JSONLD.replace("article:published_time", "other"))
+    assert found.published == "2019-11-19"
+    assert found.published_raw == "November 19, 2019"
+
+
+TIME_WITH_ZONE_NAME = """<html><body><article>
+<time itemprop="datePublished" datetime="2019-11-18 17:19:53 GMT">Nov 18</time>
+<p>Text.</p></article></body></html>"""
+
+
+def test_a_time_datetime_with_a_zone_name() -> None:
+    found = read(TIME_WITH_ZONE_NAME)
+    assert found.published == "2019-11-18T17:19:53+00:00"
+    assert found.published_raw == "2019-11-18 17:19:53 GMT"
+
+
+AMBIGUOUS_ZONE = """<html><head>
+<meta name="publish-date" content="01:38:07 PM IST Nov 20, 2019">
+</head><body><p>Text.</p></body></html>"""
+
+
+def test_an_ambiguous_zone_name_is_dropped_not_guessed() -> None:
+    found = read(AMBIGUOUS_ZONE)
+    assert found.published == "2019-11-20T13:38:07"
+    assert found.published_raw == "01:38:07 PM IST Nov 20, 2019"
+
+
+INVALID_THEN_VALID = """<html><head>
+<script type="application/ld+json">{"@type": "Article", "datePublished": "2099-01-01"}</script>
+<meta property="article:published_time" content="2019-11-19">
+</head><body><p>Text.</p></body></html>"""
+
+
+def test_an_invalid_date_gives_way_to_the_next_source() -> None:
+    assert read(INVALID_THEN_VALID).published == "2019-11-19"
+
+
+URL_ONLY = "<html><body><div><p id='first'>Text of the story.</p></div></body></html>"
+
+
+def test_the_url_date_when_the_page_declares_none() -> None:
+    found = read(URL_ONLY, url="https://news.example/2019/11/19/otters", anchor_id="first")
+    assert found.published == "2019-11-19"
+
+
+DATELINE = """<html><body><div class="story">
+<h1>Otters return</h1><div class="byline">Posted on 19. November 2019, 17:19 Uhr</div>
+<p id="first">The otters are back in the river after twenty years.</p></div></body></html>"""
+
+
+def test_a_written_dateline_near_the_article() -> None:
+    found = read(DATELINE, anchor_id="first")
+    assert found.published == "2019-11-19T17:19:00"
+    assert found.published_raw == "Posted on 19. November 2019, 17:19 Uhr"
+    assert read(DATELINE).published is None  # no article, no guess
+
+
+DATELINE_BY_THE_HEADLINE = """<html><body><header><h1>Otters return</h1>
+<p class="meta">Feb 2, 2023 · 4 min read</p></header><main><div><div><div><div><div>
+<p id="first">The otters are back in the river after twenty years.</p></div></div></div></div></div>
+</main></body></html>"""
+
+
+def test_a_dateline_by_the_headline_when_the_article_is_far_from_it() -> None:
+    assert read(DATELINE_BY_THE_HEADLINE, anchor_id="first").published == "2023-02-02"
+
+
+ELEMENT_NAMED_FOR_A_DATE = """<html><body><div class="sidebar"><p>Menu</p></div><main>
+<div class="collection-dateline"><p class="small">Published</p><p class="date">Feb 2, 2023</p>
+</div><div><div><h1>Otters return</h1>
+<p id="first">The otters are back.</p></div></div></main></body></html>"""
+
+
+def test_a_written_date_in_an_element_named_for_a_date() -> None:
+    assert read(ELEMENT_NAMED_FOR_A_DATE, anchor_id="first").published == "2023-02-02"
+
+
+def test_meta_names_of_journals_and_written_meta_values() -> None:
+    head = '<meta name="citation_publication_date" content="2023 Jan 7">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2023-01-07"
+    )
+    head = '<meta name="published" content="July 17, 2025">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2025-07-17"
+    )
