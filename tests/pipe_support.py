@@ -9,6 +9,9 @@ from pathlib import Path
 #: Paragraphs of :func:`write_long_page`: its text is several times a pipe's buffer (64 KiB),
 #: so the command is still writing when the reader goes.
 LONG_PAGE_PARAGRAPHS = 3000
+#: The extractor that keeps all of them: the learned ``article`` scores the blocks of such a
+#: page lower the further they are from its start and keeps about the first 500.
+LONG_PAGE_EXTRACTOR = ["--extractor", "article-rules"]
 
 
 def write_long_page(path: Path) -> Path:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipe_support import first_bytes_then_close, write_long_page
+from pipe_support import LONG_PAGE_EXTRACTOR, first_bytes_then_close, write_long_page
 
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.output.stdout import CLOSED_PIPE_STATUS
@@ -191,6 +191,7 @@ def test_a_reader_closing_the_pipe_ends_the_command_without_a_traceback(
 ) -> None:
     page = write_long_page(tmp_path / "long.html")
     command = [sys.executable, "-m", "scrapy_boilerplate.cli", "extract", str(page)]
+    command += LONG_PAGE_EXTRACTOR
     start, status, stderr = first_bytes_then_close([*command, "--format", output], tmp_path)
     assert start.strip() and stderr == ""
     assert status == CLOSED_PIPE_STATUS

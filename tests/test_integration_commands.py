@@ -16,7 +16,7 @@ from pathlib import Path
 import integration_support
 import pytest
 from integration_support import SITE, make_project
-from pipe_support import first_bytes_then_close, write_long_page
+from pipe_support import LONG_PAGE_EXTRACTOR, first_bytes_then_close, write_long_page
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.output.stdout import CLOSED_PIPE_STATUS
@@ -329,7 +329,7 @@ def test_crawler_process_with_default_reactor_and_threads(site: str, tmp_path: P
 @pytest.mark.parametrize("output", ["text", "html"])
 def test_command_output_piped_to_a_reader_that_stops_early(tmp_path: Path, output: str) -> None:
     page = write_long_page(tmp_path / "long.html")
-    command = [*SCRAPY, "boilerplate", str(page), "--format", output]
+    command = [*SCRAPY, "boilerplate", str(page), "--format", output, *LONG_PAGE_EXTRACTOR]
     start, status, stderr = first_bytes_then_close(command, tmp_path)
     assert start.strip() and "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert status == CLOSED_PIPE_STATUS
