@@ -20,9 +20,11 @@ response to extract) or a :class:`Skipped` naming the first rule that turned it 
 8. ``truncated``: the file ends before the record's ``Content-Length``.
 
 The page's URL is ``WARC-Target-URI``; its ``content_type`` is the HTTP ``Content-Type``
-(whose charset decodes it). A file that is empty, is not a WARC file, or holds corrupt gzip data
-raises :class:`WarcFormatError` once the records before the fault are yielded; so does a gzip
-file cut inside a member (its last record, if begun, is yielded as ``truncated`` first).
+(whose charset decodes it). A file that is empty, is not a WARC file, holds corrupt gzip data
+or a record warcio cannot parse (any exception while reading it) raises :class:`WarcFormatError`
+once the records before the fault are yielded; so does a gzip file cut inside a member (its last
+record, if begun, is yielded as ``truncated`` first). An uncompressed file cut inside a record's
+payload reads as that record being ``truncated``. Payload digests are not checked.
 """
 
 from __future__ import annotations
@@ -133,7 +135,9 @@ def read_warc(
 
 
 def _records(stream: Any, max_body_size: int, sniff_text: bool) -> Iterator[WarcPage | Skipped]:
-    """The records of an uncompressed WARC stream, as pages or skips; warcio's errors become
+    """The records of an uncompressed WARC stream, as pages or skips; any exception while reading
+    them (warcio's errors, and its crashes on damaged records such as one without
+    ``WARC-Target-URI`` or with a ``Content-Length`` too large for an index) becomes
     :class:`WarcFormatError`."""
     records = ArchiveIterator(stream, no_record_parse=False, verify_http=False)
     try:
@@ -141,9 +145,19 @@ def _records(stream: Any, max_body_size: int, sniff_text: bool) -> Iterator[Warc
             if record.format != "warc":
                 raise WarcFormatError(f"not a WARC file (an {record.format.upper()} file?)")
             yield _page_or_skip(record, max_body_size, sniff_text)
+    except WarcFormatError:
+        raise
     except (ArchiveLoadFailed, StatusAndHeadersParserException) as exc:
-        message = " ".join(str(exc).split())[:_MAX_MESSAGE]
-        raise WarcFormatError(f"not a WARC file, or a damaged one: {message}") from exc
+        raise WarcFormatError(f"not a WARC file, or a damaged one: {_message(exc)}") from exc
+    except Exception as exc:  # warcio's own bugs on damaged records: AttributeError ...
+        raise WarcFormatError(
+            f"a damaged record: {type(exc).__name__}: {_message(exc)}"
+        ) from exc
+
+
+def _message(exc: BaseException) -> str:
+    """The exception's message on one line, at most :data:`_MAX_MESSAGE` characters."""
+    return " ".join(str(exc).split())[:_MAX_MESSAGE]
 
 
 def _page_or_skip(record: Any, max_body_size: int, sniff_text: bool) -> WarcPage | Skipped:
