@@ -2,7 +2,7 @@
 
 A text's shingles are its runs of :data:`SHINGLE_WORDS` words (lowercased, split on white
 space); each is hashed to 32 bits (CRC-32). The signature holds, for each of
-:data:`PERMUTATIONS` seeded hash functions ``(a * h + b) mod (2^61 - 1)``, the least value over
+:data:`PERMUTATIONS` seeded hash functions ``(a * h + b) mod (2^31 - 1)``, the least value over
 the shingles: two signatures agree at a position with a probability equal to the Jaccard
 similarity of the shingle sets, so the share of equal positions estimates it (standard error
 about 0.035 at a similarity of 0.8). Locality-sensitive hashing cuts a signature into
@@ -26,12 +26,12 @@ BANDS = 16
 ROWS = 8
 PERMUTATIONS = BANDS * ROWS
 
-_PRIME = (1 << 61) - 1
-_SEEDS = np.random.default_rng(35).integers(1, 1 << 32, size=(2, PERMUTATIONS), dtype=np.uint64)
+_PRIME = (1 << 31) - 1
+_SEEDS = np.random.default_rng(35).integers(1, _PRIME, size=(2, PERMUTATIONS), dtype=np.uint64)
 
 
 def signature(text: str) -> list[int] | None:
-    """The MinHash signature of ``text`` (:data:`PERMUTATIONS` integers below 2^61), or None
+    """The MinHash signature of ``text`` (:data:`PERMUTATIONS` integers below 2^31), or None
     when it has fewer than :data:`SHINGLE_WORDS` words."""
     words = text.lower().split()
     if len(words) < SHINGLE_WORDS:
@@ -43,8 +43,8 @@ def signature(text: str) -> list[int] | None:
         dtype=np.uint64,
         count=len(shingles),
     )
-    a, b = _SEEDS[0][:, None], _SEEDS[1][:, None]  # a * h + b < 2^64: no overflow
-    values = (a * hashes[None, :] + b) % np.uint64(_PRIME)
+    a, b = _SEEDS[0][:, None], _SEEDS[1][:, None]  # a * h + b < 2^63: no overflow
+    values = (a * (hashes[None, :] % np.uint64(_PRIME)) + b) % np.uint64(_PRIME)
     return [int(value) for value in values.min(axis=1)]
 
 
