@@ -3,7 +3,8 @@
 A file gives a row per extracted page, then one row counting the file (records, HTML responses,
 extracted pages, skips and failures by reason, and the error that ended it early, if any). Both
 kinds share one column list, :data:`ROW_COLUMNS` (Spark SQL types), so that a task writes one
-table; ``kind`` is ``"page"`` or ``"file"`` and the other kind's columns are null.
+table; ``kind`` is ``"page"`` or ``"file"`` and the other kind's columns are null. A page row
+may carry its text's MinHash signature, computed in the task beside the extraction.
 
 A page row holds the page's URL, the canonical URL and language, dates and authors from its
 metadata, its host, title, text, Markdown (when the extractor renders it), page type (when the
@@ -22,11 +23,19 @@ from urllib.parse import urlsplit
 
 from .. import __version__
 from ..model.result import ExtractionResult
+from .minhash import band_keys, signature
 from .run import Failure, WarcRun, counted_pages, extract_result
 from .summary import BatchSummary
 from .warc import WarcFormatError, WarcPage, read_warc_stream
 
-__all__ = ["FILE_COLUMNS", "PAGE_COLUMNS", "ROW_COLUMNS", "content_hash", "file_rows"]
+__all__ = [
+    "FILE_COLUMNS",
+    "PAGE_COLUMNS",
+    "ROW_COLUMNS",
+    "SIGNATURE_COLUMNS",
+    "content_hash",
+    "file_rows",
+]
 
 #: The columns of a page row, with their Spark SQL types.
 PAGE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -62,20 +71,31 @@ FILE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file_error", "string"),
 )
 
-#: Every row's columns: ``kind``, the page columns, the file columns.
-ROW_COLUMNS: tuple[tuple[str, str], ...] = (("kind", "string"), *PAGE_COLUMNS, *FILE_COLUMNS)
+#: The columns of a page row that only the near-duplicate search reads (null unless asked for):
+#: the text's MinHash signature and its band keys (:mod:`.minhash`).
+SIGNATURE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("signature", "array<bigint>"),
+    ("band_keys", "array<bigint>"),
+)
 
-_PAGE_NAMES = tuple(name for name, _ in PAGE_COLUMNS)
-_FILE_NAMES = tuple(name for name, _ in FILE_COLUMNS)
+#: Every row's columns: ``kind``, the page columns, the signature columns, the file columns.
+ROW_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("kind", "string"),
+    *PAGE_COLUMNS,
+    *SIGNATURE_COLUMNS,
+    *FILE_COLUMNS,
+)
+
+_NAMES = tuple(name for name, _ in ROW_COLUMNS[1:])
 
 
 def file_rows(
-    name: str, open_file: Callable[[], IO[bytes]], run: WarcRun
+    name: str, open_file: Callable[[], IO[bytes]], run: WarcRun, *, sign: bool = False
 ) -> Iterator[tuple[Any, ...]]:
     """The page rows of the WARC file ``name`` (read from what ``open_file`` returns), in file
     order, then its file row. The extractor is this process's (:func:`.run.load_extractor`); a
     file that cannot be opened or read to its end (after the rows before the fault) is named in
-    ``file_error``."""
+    ``file_error``. ``sign`` fills the signature columns."""
     counts = BatchSummary(files=1)
     try:
         with open_file() as raw:
@@ -88,7 +108,10 @@ def file_rows(
                     counts.failed[result.reason] += 1
                     continue
                 counts.extracted += 1
-                yield _row("page", _page_values(name, page, result))
+                values = _page_values(name, page, result)
+                if sign:
+                    values.update(_signature_values(result.text))
+                yield _row("page", values)
     except (WarcFormatError, OSError) as exc:
         counts.file_errors.append(str(exc))
     yield _row("file", {"warc_file": name, **_count_values(counts)})
@@ -100,7 +123,12 @@ def content_hash(text: str) -> str:
 
 
 def _row(kind: str, values: dict[str, Any]) -> tuple[Any, ...]:
-    return (kind, *(values.get(name) for name in _PAGE_NAMES + _FILE_NAMES))
+    return (kind, *(values.get(name) for name in _NAMES))
+
+
+def _signature_values(text: str) -> dict[str, Any]:
+    values = signature(text)
+    return {"signature": values, "band_keys": None if values is None else band_keys(values)}
 
 
 def _page_values(name: str, page: WarcPage, result: ExtractionResult) -> dict[str, Any]:

@@ -23,9 +23,9 @@ starting with ``#`` left out): a local path, a ``file://`` URL or any URL fsspec
    ``warc_date``, then WARC file and offset) are dropped.
 5. **Near duplicates**: a page is dropped when an earlier capture's text has a Jaccard
    similarity of at least the threshold over word 5-shingles, estimated from MinHash
-   signatures and found by locality-sensitive hashing (:mod:`.minhash`: the signature's bands
-   are joined, the candidate pairs' signatures compared). Pages of fewer than 5 words are not
-   compared.
+   signatures (computed in the extraction task) and found by locality-sensitive hashing
+   (:mod:`.minhash`: the signatures' bands are joined, the candidate pairs' signatures
+   compared). Pages of fewer than 5 words are not compared.
 6. **Write** the pages to ``OUT/pages`` as Parquet, partitioned by ``crawl_date`` (and/or
    ``host``), remove the staging rows, print the summary.
 
@@ -48,12 +48,12 @@ from typing import IO, Any, cast
 from urllib.parse import unquote, urlsplit
 
 from pyspark import TaskContext
-from pyspark.sql import Column, DataFrame, Row, SparkSession, Window
+from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
 from scrapy_boilerplate.batch import run as batch_run
-from scrapy_boilerplate.batch.minhash import PERMUTATIONS, band_keys, signature
-from scrapy_boilerplate.batch.rows import PAGE_COLUMNS, ROW_COLUMNS, file_rows
+from scrapy_boilerplate.batch.minhash import PERMUTATIONS
+from scrapy_boilerplate.batch.rows import PAGE_COLUMNS, ROW_COLUMNS, SIGNATURE_COLUMNS, file_rows
 from scrapy_boilerplate.batch.run import WarcRun
 from scrapy_boilerplate.batch.summary import with_reasons
 from scrapy_boilerplate.errors import BoilerplateError
@@ -62,6 +62,7 @@ from scrapy_boilerplate.extractors import get_extractor
 __all__ = ["Filters", "JobSummary", "SparkJob", "main", "open_warc", "run_job"]
 
 _PAGE_NAMES = [name for name, _ in PAGE_COLUMNS]
+_SIGNATURE_NAMES = [name for name, _ in SIGNATURE_COLUMNS]
 _PARTITION_COLUMNS = ("crawl_date", "host")
 
 
@@ -135,12 +136,12 @@ def run_job(spark: SparkSession, job: SparkJob) -> JobSummary:
     start = time.perf_counter()
     names = _warc_names(spark, job.warc_list)
     staging = f"{job.out}/_staging"
-    task = partial(_extract_task, job.run, job.fail_first_attempts)
+    task = partial(_extract_task, job.run, job.near_duplicates is not None, job.fail_first_attempts)
     rows = spark.sparkContext.parallelize(names, max(len(names), 1)).mapPartitions(task)
     spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS)).write.mode("overwrite").parquet(staging)
     staged = spark.read.parquet(staging)
     summary = _file_counts(staged, f"{job.out}/files")
-    pages = staged.where(F.col("kind") == "page").select(*_PAGE_NAMES)
+    pages = staged.where(F.col("kind") == "page").select(*_PAGE_NAMES, *_SIGNATURE_NAMES)
     marked = pages.withColumn("filtered_by", _first_failed_filter(job.filters))
     summary.filtered.update(
         {row[0]: row[1] for row in marked.groupBy("filtered_by").count().collect() if row[0]}
@@ -153,10 +154,10 @@ def run_job(spark: SparkSession, job: SparkJob) -> JobSummary:
             kept = _without_exact_duplicates(kept).persist()
             summary.exact_duplicates = before - kept.count()
         if job.near_duplicates is not None:
-            later = _near_duplicates(spark, kept, job.near_duplicates).persist()
+            later = _near_duplicates(kept, job.near_duplicates).persist()
             summary.near_duplicates = later.count()
             kept = kept.join(later, "capture", "left_anti")
-        out = kept.drop("capture").write.mode("overwrite").partitionBy(*job.partition_by)
+        out = kept.select(*_PAGE_NAMES).write.mode("overwrite").partitionBy(*job.partition_by)
         out.parquet(f"{job.out}/pages")
     finally:
         spark.catalog.clearCache()
@@ -182,11 +183,13 @@ def open_warc(name: str) -> IO[bytes]:
 # -- the extraction task ------------------------------------------------------------------------
 
 
-def _extract_task(run: WarcRun, fail_first_attempt: bool, names: Iterator[str]) -> Iterator[Any]:
+def _extract_task(
+    run: WarcRun, sign: bool, fail_first_attempt: bool, names: Iterator[str]
+) -> Iterator[Any]:
     """The rows of a task's WARC files (one, as the job makes them)."""
     _load_extractor(run)
     for name in names:
-        for count, row in enumerate(file_rows(name, partial(open_warc, name), run)):
+        for count, row in enumerate(file_rows(name, partial(open_warc, name), run, sign=sign)):
             if fail_first_attempt and count == 1 and _first_attempt():
                 raise RuntimeError(f"{name}: the failure injected into a first attempt")
             yield row
@@ -284,12 +287,11 @@ def _without_exact_duplicates(pages: DataFrame) -> DataFrame:
     return ranked.where(F.col("_rank") == 1).drop("_rank")
 
 
-def _near_duplicates(spark: SparkSession, pages: DataFrame, similarity: float) -> DataFrame:
+def _near_duplicates(pages: DataFrame, similarity: float) -> DataFrame:
     """The ``capture`` of each page that has an earlier capture at least ``similarity``
     similar (module docstring, step 5; :mod:`.minhash`)."""
-    schema = "capture string, signature array<bigint>, keys array<bigint>"
-    signed = spark.createDataFrame(pages.select("capture", "text").rdd.flatMap(_signed), schema)
-    bands = signed.select("capture", F.explode("keys").alias("key"))
+    signed = pages.where(F.col("signature").isNotNull()).select("capture", "signature", "band_keys")
+    bands = signed.select("capture", F.explode("band_keys").alias("key"))
     earlier = bands.select(F.col("capture").alias("earlier"), "key")
     later = bands.select(F.col("capture").alias("later"), "key")
     pairs = earlier.join(later, "key").where(F.col("earlier") < F.col("later"))
@@ -302,12 +304,6 @@ def _near_duplicates(spark: SparkSession, pages: DataFrame, similarity: float) -
     agree = "size(filter(zip_with(earlier_sig, later_sig, (x, y) -> x = y), same -> same))"
     close = F.expr(f"{agree} / {PERMUTATIONS}") >= similarity
     return pairs.where(close).select(F.col("later").alias("capture")).distinct()
-
-
-def _signed(row: Row) -> list[tuple[str, list[int], list[int]]]:
-    """The page's capture key, MinHash signature and band keys; nothing for a short text."""
-    values = signature(row[1])
-    return [] if values is None else [(row[0], values, band_keys(values))]
 
 
 def _delete(spark: SparkSession, folder: str) -> None:
