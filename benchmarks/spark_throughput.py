@@ -1,24 +1,25 @@
 """The Spark job next to ``extract-warc``: records/s on the same WARC files, and the projected
 cost of one CC-NEWS day.
 
-In a temporary folder, writes ``--files`` WARC files of ``--records`` response records in all
-(gzip per record; the pages of ``warc_throughput.py``: WCXB dev repeated, else generated). Then
-runs, once each per worker count N of ``--jobs``, in fresh processes with the repository's code:
+In a temporary folder, writes two inputs of ``--files`` WARC files each, of ``--small`` and of
+``--records`` response records in all (gzip per record; the pages of ``warc_throughput.py``:
+WCXB dev repeated, else generated). Then runs on each, once per worker count N of ``--jobs``,
+in fresh processes with the repository's code:
 
 - ``scrapy-boilerplate extract-warc FILES --jobs N`` (wall-clock seconds, start-up included);
 - ``python -m scrapy_boilerplate.batch.spark LIST OUT --master local[N]`` without de-duplication
   (the same work: extract and write), and with it (the defaults: exact and near duplicates).
-  Its seconds are the job's own (from its summary line: Spark's start-up, about 10-30 s, left
-  out; the wall-clock time is shown beside them).
+  Its seconds are the job's own, from its summary line (Spark's start-up left out).
 
-and prints a markdown table: records, seconds, records/s, records/s per worker, and the ratio of
-each Spark run's records/s per worker to ``extract-warc``'s with as many workers (acceptance:
-at least 0.85). Then the cost of a CC-NEWS day: ``--records-per-day`` records (default 500,000,
-the order of what CC-NEWS adds a day) divided by the best measured records/s per core of the
-Spark job with de-duplication, in core-hours. ``--write`` puts the tables in the ``spark``
-section of docs/warc.md.
+and prints a markdown table: the seconds of both inputs, records/s of the large run, records/s
+once running (the extra records over the extra seconds: Spark's fixed costs left out), the
+same per worker, and its ratio to ``extract-warc``'s with as many workers (acceptance: at least
+0.85). Then the cost of a CC-NEWS day: ``--records-per-day`` records (default 500,000, the
+order of what CC-NEWS adds a day) divided by the best records/s per core once running of the
+Spark job with de-duplication, in core-hours. The machine's load average is sampled before
+each run. ``--write`` puts the tables in the ``spark`` section of docs/warc.md.
 
-    nice -n 5 python benchmarks/spark_throughput.py --records 2000 --files 4 --jobs 1,2 --write
+    nice -n 5 python benchmarks/spark_throughput.py --records 1500 --small 40 --write
 """
 
 from __future__ import annotations
@@ -39,16 +40,19 @@ from crawl_throughput import generated_page
 from warc_throughput import source_pages, warc_record
 
 REPO = Path(__file__).resolve().parents[1]
-MIN_RATIO = 0.85
+LOADS: list[float] = []  # the load average before each run
 SECTION_HEAD = """## Throughput on Spark
 
 `python -m scrapy_boilerplate.batch.spark` (local mode, N worker threads) next to `extract-warc`
-with `--jobs N` on the same WARC files (gzip per record). Spark's seconds are the job's own,
-its start-up left out; `extract-warc`'s include its start-up (about a second).
+with `--jobs N` on the same WARC files (gzip per record), each run on a small and a large input.
+Spark's seconds are the job's own (its start-up left out), `extract-warc`'s are wall-clock.
+"Once running" is the extra records of the large run over its extra seconds: the rate a long
+job runs at, Spark's fixed costs (its jobs and stages, tens of seconds on this machine) left
+out.
 
 ```
 nice -n 5 python benchmarks/spark_throughput.py \\
-    --records {records} --files {files} --jobs {jobs} --write
+    --records {records} --small {small} --files {files} --jobs {jobs} --write
 ```
 
 """
@@ -95,6 +99,7 @@ def environment() -> dict[str, str]:
 
 def run(args: list[str]) -> tuple[str, float]:
     """Run a command; its standard error and wall-clock seconds."""
+    LOADS.append(os.getloadavg()[0])
     start = time.perf_counter()
     done = subprocess.run(args, env=environment(), capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
@@ -130,31 +135,55 @@ def _found(pattern: str, text: str) -> str:
     return found.group(1)
 
 
-def report(runs: list[Run], records: int, files: int, source: str, per_day: int) -> str:
+@dataclass
+class Marginal:
+    """The same run on the small and the large input: what one more record costs."""
+
+    small: Run
+    large: Run
+
+    @property
+    def name(self) -> str:
+        return self.large.name
+
+    @property
+    def workers(self) -> int:
+        return self.large.workers
+
+    @property
+    def rate(self) -> float:
+        """Records/s once running: the extra records over the extra seconds."""
+        extra = self.large.seconds - self.small.seconds
+        return (self.large.records - self.small.records) / extra if extra > 0 else float("nan")
+
+
+def report(
+    runs: list[Marginal], records: int, small: int, files: int, source: str, per_day: int
+) -> str:
     lines = [
-        f"Pages: {source}, {records} records in {files} WARC files (gzip per record); extractor "
-        f"`article`; {os.cpu_count()} CPUs (shared), Python {platform.python_version()}; "
-        "one run each.",
+        f"Pages: {source}, in {files} WARC files (gzip per record); extractor `article`; "
+        f"{os.cpu_count()} CPUs shared with other work (load average {min(LOADS):.1f} to "
+        f"{max(LOADS):.1f} before the runs), Python {platform.python_version()}; one run each.",
         "",
-        "| run | workers | records | seconds | wall-clock s | records/s | records/s per worker "
-        "| per worker / extract-warc's |",
+        f"| run | workers | s for {small} records | s for {records} | records/s, whole run "
+        "| records/s once running | per worker | per worker / extract-warc's |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         base = next(b for b in runs if b.name == "extract-warc" and b.workers == r.workers)
-        ratio = (r.rate / r.workers) / (base.rate / base.workers)
         lines.append(
-            f"| {r.name} | {r.workers} | {r.records} | {r.seconds:.1f} | {r.wall:.1f} "
-            f"| {r.rate:.1f} | {r.rate / r.workers:.1f} | {ratio:.2f} |"
+            f"| {r.name} | {r.workers} | {r.small.seconds:.1f} | {r.large.seconds:.1f} "
+            f"| {r.large.rate:.1f} | {r.rate:.1f} | {r.rate / r.workers:.1f} "
+            f"| {r.rate / base.rate:.2f} |"
         )
     best = max(r.rate / r.workers for r in runs if r.name == "spark, de-duplicated")
     hours = per_day / best / 3600
     lines += [
         "",
-        f"One CC-NEWS day of {per_day:,} records at {best:.1f} records/s per core "
-        f"(the best de-duplicated run): {hours:.1f} core-hours, "
-        f"{hours / 16:.2f} hours on 16 cores (reading from local disk; fetching from S3 and "
-        "Spark's start-up on a cluster come on top).",
+        f"One CC-NEWS day of {per_day:,} records at {best:.1f} records/s per core (the best "
+        f"de-duplicated run, once running): {hours:.1f} core-hours, {hours / 16:.2f} hours on "
+        "16 cores, plus Spark's start-up and fixed costs (the small run's seconds) and the "
+        "download of the WARC files (about 1 GB each, read here from local disk).",
     ]
     return "\n".join(lines) + "\n"
 
@@ -164,31 +193,47 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--small", type=int, default=40, help="records of the small run")
     parser.add_argument("--files", type=int, default=4)
     parser.add_argument("--jobs", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--records-per-day", type=int, default=500_000)
     parser.add_argument("--write", action="store_true", help="update docs/warc.md")
     args = parser.parse_args()
-    runs: list[Run] = []
+    runs: list[Marginal] = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        paths, source = write_warcs(args.records, args.files, workdir)
-        listing = workdir / "warcs.txt"
-        listing.write_text("".join(f"{path}\n" for path in paths))
+        inputs = {}
+        for size in (args.small, args.records):
+            folder = workdir / f"warcs-{size}"
+            folder.mkdir()
+            paths, source = write_warcs(size, args.files, folder)
+            listing = folder / "warcs.txt"
+            listing.write_text("".join(f"{path}\n" for path in paths))
+            inputs[size] = (paths, listing)
         for workers in (int(value) for value in args.jobs.split(",")):
-            runs.append(extract_warc(paths, workers, workdir))
-            runs.append(spark_job(listing, workers, workdir, dedup=False))
-            runs.append(spark_job(listing, workers, workdir, dedup=True))
-            for r in runs[-3:]:
-                print(f"{r.name}, {workers} workers: {r.rate:.1f} records/s", file=sys.stderr)
-    text = report(runs, args.records, args.files, source, args.records_per_day)
+            for name in ("extract-warc", "spark", "spark, de-duplicated"):
+                small, large = (
+                    measure(name, *inputs[size], workers, workdir)
+                    for size in (args.small, args.records)
+                )
+                runs.append(Marginal(small, large))
+                print(f"{name}, {workers} workers: {runs[-1].rate:.1f} records/s", file=sys.stderr)
+    text = report(runs, args.records, args.small, args.files, source, args.records_per_day)
     print(text)
     if args.write:
         from run_benchmarks import replace_section
 
         doc_path = REPO / "docs" / "warc.md"
-        section = SECTION_HEAD.format(records=args.records, files=args.files, jobs=args.jobs) + text
-        doc_path.write_text(replace_section(doc_path.read_text(), "spark", section))
+        section = SECTION_HEAD.format(
+            records=args.records, small=args.small, files=args.files, jobs=args.jobs
+        )
+        doc_path.write_text(replace_section(doc_path.read_text(), "spark", section + text))
+
+
+def measure(name: str, paths: list[Path], listing: Path, workers: int, workdir: Path) -> Run:
+    if name == "extract-warc":
+        return extract_warc(paths, workers, workdir)
+    return spark_job(listing, workers, workdir, dedup=name != "spark")
 
 
 if __name__ == "__main__":

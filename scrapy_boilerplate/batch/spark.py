@@ -134,29 +134,13 @@ class JobSummary:
 def run_job(spark: SparkSession, job: SparkJob) -> JobSummary:
     """Run ``job`` on ``spark`` (module docstring) and return what it did."""
     start = time.perf_counter()
-    names = _warc_names(spark, job.warc_list)
     staging = f"{job.out}/_staging"
-    task = partial(_extract_task, job.run, job.near_duplicates is not None, job.fail_first_attempts)
-    rows = spark.sparkContext.parallelize(names, max(len(names), 1)).mapPartitions(task)
-    spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS)).write.mode("overwrite").parquet(staging)
-    staged = spark.read.parquet(staging)
+    staged = _extract(spark, job, staging)
     summary = _file_counts(staged, f"{job.out}/files")
     pages = staged.where(F.col("kind") == "page").select(*_PAGE_NAMES, *_SIGNATURE_NAMES)
-    marked = pages.withColumn("filtered_by", _first_failed_filter(job.filters))
-    summary.filtered.update(
-        {row[0]: row[1] for row in marked.groupBy("filtered_by").count().collect() if row[0]}
-    )
-    kept = marked.where(F.col("filtered_by").isNull()).drop("filtered_by")
-    kept = kept.withColumn("capture", _capture_key()).persist()
+    kept = _filtered(pages, job.filters, summary).withColumn("capture", _capture_key())
     try:
-        if job.exact_duplicates:
-            before = kept.count()
-            kept = _without_exact_duplicates(kept).persist()
-            summary.exact_duplicates = before - kept.count()
-        if job.near_duplicates is not None:
-            later = _near_duplicates(kept, job.near_duplicates).persist()
-            summary.near_duplicates = later.count()
-            kept = kept.join(later, "capture", "left_anti")
+        kept = _deduplicated(kept.persist(), job, summary)
         out = kept.select(*_PAGE_NAMES).write.mode("overwrite").partitionBy(*job.partition_by)
         out.parquet(f"{job.out}/pages")
     finally:
@@ -174,7 +158,7 @@ def open_warc(name: str) -> IO[bytes]:
     if parts.scheme in ("", "file") or len(parts.scheme) == 1:  # C:\\ is a path
         return open(unquote(parts.path) if parts.scheme == "file" else name, "rb")
     try:
-        import fsspec  # type: ignore[import-not-found,unused-ignore]
+        import fsspec
     except ModuleNotFoundError as exc:
         raise OSError(f"reading {parts.scheme}:// needs fsspec: pip install fsspec") from exc
     return cast(IO[bytes], fsspec.open(name, "rb").open())
@@ -224,6 +208,16 @@ def _ddl(columns: Sequence[tuple[str, str]]) -> str:
     return ", ".join(f"{name} {kind}" for name, kind in columns)
 
 
+def _extract(spark: SparkSession, job: SparkJob, staging: str) -> DataFrame:
+    """Step 1: the rows of every WARC file, one task a file, written to ``staging``."""
+    names = _warc_names(spark, job.warc_list)
+    sign = job.near_duplicates is not None
+    task = partial(_extract_task, job.run, sign, job.fail_first_attempts)
+    rows = spark.sparkContext.parallelize(names, max(len(names), 1)).mapPartitions(task)
+    spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS)).write.mode("overwrite").parquet(staging)
+    return spark.read.parquet(staging)
+
+
 def _file_counts(staged: DataFrame, out: str) -> JobSummary:
     """Write the file rows to ``out`` and sum them."""
     files = staged.where(F.col("kind") == "file").select(
@@ -242,6 +236,14 @@ def _file_counts(staged: DataFrame, out: str) -> JobSummary:
             summary.file_errors.append(f"{row['warc_file']}: {row['file_error']}")
     summary.file_errors.sort()
     return summary
+
+
+def _filtered(pages: DataFrame, filters: Filters, summary: JobSummary) -> DataFrame:
+    """Step 3: the pages that pass the filters; the others counted by filter in ``summary``."""
+    marked = pages.withColumn("filtered_by", _first_failed_filter(filters))
+    counts = marked.groupBy("filtered_by").count().collect()
+    summary.filtered.update({row[0]: row[1] for row in counts if row[0]})
+    return marked.where(F.col("filtered_by").isNull()).drop("filtered_by")
 
 
 def _first_failed_filter(filters: Filters) -> Column:
@@ -279,6 +281,20 @@ def _capture_key() -> Column:
         F.lpad(F.col("warc_offset").cast("string"), 15, "0"),
         F.coalesce(F.col("warc_record_id"), F.lit("")),
     )
+
+
+def _deduplicated(pages: DataFrame, job: SparkJob, summary: JobSummary) -> DataFrame:
+    """Steps 4 and 5: the pages without the duplicates ``job`` asks to drop, counted in
+    ``summary``."""
+    if job.exact_duplicates:
+        before = pages.count()
+        pages = _without_exact_duplicates(pages).persist()
+        summary.exact_duplicates = before - pages.count()
+    if job.near_duplicates is not None:
+        later = _near_duplicates(pages, job.near_duplicates).persist()
+        summary.near_duplicates = later.count()
+        pages = pages.join(later, "capture", "left_anti")
+    return pages
 
 
 def _without_exact_duplicates(pages: DataFrame) -> DataFrame:
