@@ -66,3 +66,10 @@ def test_a_file_that_cannot_be_read_is_named_in_its_file_row(tmp_path: Path) -> 
 
 def test_the_content_hash_ignores_white_space_runs() -> None:
     assert content_hash(" A  b\n\nc ") == content_hash("A b c") != content_hash("A b C")
+
+
+def test_the_version_column_is_the_packages() -> None:
+    import scrapy_boilerplate
+
+    (page, _) = rows(WarcBuilder().response("https://e.com/a", PAGE.encode()).data())
+    assert page["extractor_version"] == scrapy_boilerplate.__version__

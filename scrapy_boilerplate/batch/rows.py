@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
+from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from .. import __version__
 from ..model.result import ExtractionResult
 from .minhash import band_keys, signature
 from .run import Failure, WarcRun, counted_pages, extract_result
@@ -89,6 +89,17 @@ ROW_COLUMNS: tuple[tuple[str, str], ...] = (
 _NAMES = tuple(name for name, _ in ROW_COLUMNS[1:])
 
 
+def _package_version() -> str:
+    """The installed package's version (the package root is a stage above this one)."""
+    try:
+        return version("scrapy-boilerplate")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+_VERSION = _package_version()
+
+
 def file_rows(
     name: str, open_file: Callable[[], IO[bytes]], run: WarcRun, *, sign: bool = False
 ) -> Iterator[tuple[Any, ...]]:
@@ -147,7 +158,7 @@ def _page_values(name: str, page: WarcPage, result: ExtractionResult) -> dict[st
         "authors": list(metadata.authors) if metadata else None,
         "words": len(result.text.split()),
         "extractor": result.extractor,
-        "extractor_version": __version__,
+        "extractor_version": _VERSION,
         "content_hash": content_hash(result.text),
         "warc_file": name,
         "warc_offset": page.offset,
