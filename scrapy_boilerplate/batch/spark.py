@@ -214,7 +214,8 @@ def _extract(spark: SparkSession, job: SparkJob, staging: str) -> DataFrame:
     sign = job.near_duplicates is not None
     task = partial(_extract_task, job.run, sign, job.fail_first_attempts)
     rows = spark.sparkContext.parallelize(names, max(len(names), 1)).mapPartitions(task)
-    spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS)).write.mode("overwrite").parquet(staging)
+    table = spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS), verifySchema=False)  # ours
+    table.write.mode("overwrite").parquet(staging)
     return spark.read.parquet(staging)
 
 
