@@ -222,5 +222,5 @@ def test_the_command_counts_damaged_and_missing_files(
     files = {row["warc_file"]: row for row in spark.read.parquet(str(out / "files")).collect()}
     assert files[str(warcs["c"])]["extracted"] == 1 and files[str(missing)]["records"] == 0
     assert spark.sparkContext._jsc is not None  # the test's session is left running
-    assert not (out / "_staging").exists()
+    assert not (out / "staging").exists()
     assert main([listing, str(out), "--partition-by", "day"]) == 2

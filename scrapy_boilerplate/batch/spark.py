@@ -8,7 +8,7 @@ starting with ``#`` left out): a local path, a ``file://`` URL or any URL fsspec
 (``https://``; ``s3://`` with s3fs). The job, in steps:
 
 1. **Extract**: one task a WARC file, streamed record by record by :mod:`.warc` and extracted
-   in the task (:mod:`.rows`). The rows go to ``OUT/_staging`` through Spark's output
+   in the task (:mod:`.rows`). The rows go to ``OUT/staging`` through Spark's output
    committer: a task attempt writes into a directory of its own and only the attempt that
    commits is moved into place, so a task that is retried (a bad file, a lost executor) adds
    its rows once. The counts are rows too, so they are exact whatever the retries.
@@ -134,7 +134,8 @@ class JobSummary:
 def run_job(spark: SparkSession, job: SparkJob) -> JobSummary:
     """Run ``job`` on ``spark`` (module docstring) and return what it did."""
     start = time.perf_counter()
-    staging = f"{job.out}/_staging"
+    staging = f"{job.out}/staging"
+    _set_shuffle_partitions(spark)
     staged = _extract(spark, job, staging)
     summary = _file_counts(staged, f"{job.out}/files")
     pages = staged.where(F.col("kind") == "page").select(*_PAGE_NAMES, *_SIGNATURE_NAMES)
@@ -206,6 +207,14 @@ def _warc_names(spark: SparkSession, warc_list: str) -> list[str]:
 
 def _ddl(columns: Sequence[tuple[str, str]]) -> str:
     return ", ".join(f"{name} {kind}" for name, kind in columns)
+
+
+def _set_shuffle_partitions(spark: SparkSession) -> None:
+    """Unless set in the Spark configuration, shuffle into twice as many partitions as there
+    are cores (Spark's 200 make hundreds of near-empty tasks a step on a small cluster)."""
+    if not spark.sparkContext.getConf().contains("spark.sql.shuffle.partitions"):
+        partitions = 2 * spark.sparkContext.defaultParallelism
+        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
 
 
 def _extract(spark: SparkSession, job: SparkJob, staging: str) -> DataFrame:
