@@ -69,3 +69,16 @@ def test_an_error_is_raised_at_its_item(jobs: int) -> None:
     assert [next(results) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(ValueError, match="three"):
         next(results)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_of_the_input_comes_after_the_results_of_the_items_before_it(jobs: int) -> None:
+    def items() -> Iterator[int]:
+        yield from range(3)
+        raise OSError("the input broke")
+
+    results: list[int] = []
+    with pytest.raises(OSError, match="the input broke"):
+        for value in ordered_map(fail_on_three, items(), jobs=jobs, in_flight=8):
+            results.append(value)
+    assert results == [0, 1, 2]  # with 2 jobs, all three were still in flight

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from warc_support import WarcBuilder, article_page, chunked, gzip_body
+from warcio.archiveiterator import ArchiveIterator
 
 from scrapy_boilerplate.batch.run import WarcRun, extract_warcs
 from scrapy_boilerplate.batch.summary import BatchSummary
-from scrapy_boilerplate.batch.warc import Skipped, WarcPage, read_warc
+from scrapy_boilerplate.batch.warc import Skipped, WarcPage, read_warc, read_warc_stream
 from scrapy_boilerplate.cli import main
 
 CHARSETS = Path(__file__).parent / "fixtures" / "charsets"
@@ -331,3 +332,31 @@ def test_the_command_writes_to_stdout_and_rejects_bad_options(
     assert main(bad_option) == 2
     assert main(["extract-warc", str(path), "--out", "-", "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("gzipped", [True, False], ids=["gzip", "plain"])
+def test_a_page_carries_the_file_offset_warcio_finds_its_record_at(
+    tmp_path: Path, gzipped: bool
+) -> None:
+    path = mixed_archive_of(gzipped).save(tmp_path / "a.warc")
+    with path.open("rb") as raw:
+        records = ArchiveIterator(raw)
+        expected = {
+            record.rec_headers.get_header("WARC-Record-ID"): records.get_record_offset()
+            for record in records
+        }
+    pages = [item for item in read_warc(path) if isinstance(item, WarcPage)]
+    assert len(pages) == 4 and len(set(expected.values())) == 15
+    assert [page.offset for page in pages] == [expected[page.record_id] for page in pages]
+    with path.open("rb") as raw:  # an unbuffered stream, such as a remote file's
+        streamed = read_warc_stream(io.FileIO(raw.fileno(), closefd=False))
+        assert [item for item in streamed if isinstance(item, WarcPage)] == pages
+
+
+def mixed_archive_of(gzipped: bool) -> WarcBuilder:
+    """:func:`mixed_archive`'s records, gzip-compressed one member a record or not at all."""
+    if gzipped:
+        return mixed_archive()
+    warc = WarcBuilder(gzip=False)
+    warc.buffer.write(gzip.decompress(mixed_archive().data()))
+    return warc

@@ -35,7 +35,8 @@ def ordered_map(
     ``initializer(*initargs)`` first) with at most ``in_flight`` items submitted at a time.
 
     ``func``, the items and the results must pickle when ``jobs`` > 1. An exception raised by
-    ``func`` is raised here, at its item. Closing the generator stops the workers.
+    ``func`` is raised here, at its item; one raised by ``items`` after the results of the items
+    taken before it, as with one job. Closing the generator stops the workers.
     """
     if jobs <= 1:
         return _in_process(func, items, initializer, initargs)
@@ -66,8 +67,17 @@ def _in_pool(
         max_workers=jobs, initializer=_start_worker, initargs=(initializer, initargs)
     )
     pending: deque[Future[R]] = deque()
+    inputs = iter(items)
     try:
-        for item in items:
+        while True:
+            try:
+                item = next(inputs)
+            except StopIteration:
+                break
+            except Exception:  # the results of the items taken before come out first
+                while pending:
+                    yield pending.popleft().result()
+                raise
             pending.append(pool.submit(func, item))
             if len(pending) >= in_flight:
                 yield pending.popleft().result()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,12 +28,21 @@ from typing import Any, NamedTuple, TextIO
 
 from ..errors import BoilerplateError, ExtractionError, InvalidInputError
 from ..extractors import Extractor, get_extractor
+from ..model.result import ExtractionResult
 from ..page.responses import DEFAULT_MAX_BODY_SIZE
 from .ordered import ordered_map
 from .summary import BatchSummary
 from .warc import Skipped, WarcFormatError, WarcPage, read_warc
 
-__all__ = ["IN_FLIGHT_PER_JOB", "Failure", "WarcRun", "extract_warcs"]
+__all__ = [
+    "IN_FLIGHT_PER_JOB",
+    "Failure",
+    "WarcRun",
+    "counted_pages",
+    "extract_result",
+    "extract_warcs",
+    "load_extractor",
+]
 
 #: Pages submitted to the workers and not yet written, per worker.
 IN_FLIGHT_PER_JOB = 8
@@ -112,15 +121,21 @@ def _pages(
             path, max_body_size=run.max_body_size, sniff_text=run.sniff_text, progress=progress
         )
         try:
-            for item in records:
-                summary.records += 1
-                if isinstance(item, Skipped):
-                    summary.skipped[item.reason] += 1
-                    continue
-                summary.html_responses += 1
-                yield item
+            yield from counted_pages(records, summary)
         except (WarcFormatError, OSError) as exc:
             summary.file_errors.append(f"{path}: {exc}")
+
+
+def counted_pages(items: Iterable[WarcPage | Skipped], summary: BatchSummary) -> Iterator[WarcPage]:
+    """The pages of a file's records; records, skips and HTML responses are counted in
+    ``summary`` as they are read."""
+    for item in items:
+        summary.records += 1
+        if isinstance(item, Skipped):
+            summary.skipped[item.reason] += 1
+            continue
+        summary.html_responses += 1
+        yield item
 
 
 def _record(
@@ -150,16 +165,9 @@ def load_extractor(name: str, options: dict[str, Any]) -> None:
 def extract_page(page: WarcPage) -> str | Failure:
     """The page's output line (JSON, no newline), or why it failed; raises only when
     :func:`load_extractor` has not run in this process."""
-    if _EXTRACTOR is None:
-        raise RuntimeError("load_extractor() first")
-    try:
-        result = _EXTRACTOR.extract(page.body, page.url, content_type=page.content_type)
-    except InvalidInputError as exc:
-        return Failure(page.url, "invalid_input", str(exc)[:_MAX_MESSAGE])
-    except ExtractionError as exc:
-        return Failure(page.url, "extraction_error", str(exc)[:_MAX_MESSAGE])
-    except Exception as exc:  # one bad page must not end a run of millions
-        return Failure(page.url, "unexpected_error", repr(exc)[:_MAX_MESSAGE])
+    result = extract_result(page)
+    if isinstance(result, Failure):
+        return result
     line: dict[str, Any] = {
         "url": page.url,
         "title": result.title,
@@ -174,3 +182,18 @@ def extract_page(page: WarcPage) -> str | Failure:
     if result.markdown is not None:
         line["markdown"] = result.markdown
     return json.dumps(line, ensure_ascii=False)
+
+
+def extract_result(page: WarcPage) -> ExtractionResult | Failure:
+    """What this process's extractor (:func:`load_extractor`) finds on the page, or why it
+    failed: ``invalid_input``, ``extraction_error`` or ``unexpected_error``."""
+    if _EXTRACTOR is None:
+        raise RuntimeError("load_extractor() first")
+    try:
+        return _EXTRACTOR.extract(page.body, page.url, content_type=page.content_type)
+    except InvalidInputError as exc:
+        return Failure(page.url, "invalid_input", str(exc)[:_MAX_MESSAGE])
+    except ExtractionError as exc:
+        return Failure(page.url, "extraction_error", str(exc)[:_MAX_MESSAGE])
+    except Exception as exc:  # one bad page must not end a run of millions
+        return Failure(page.url, "unexpected_error", repr(exc)[:_MAX_MESSAGE])

@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["BatchSummary", "peak_rss_mib"]
+__all__ = ["BatchSummary", "peak_rss_mib", "with_reasons"]
 
 
 @dataclass
@@ -45,13 +45,13 @@ class BatchSummary:
             f"HTML responses: {self.html_responses}",
             f"extracted: {self.extracted} ({self.pages_per_second:.1f} pages/s"
             f" over {self.seconds:.1f} s)",
-            f"skipped: {_with_reasons(self.skipped)}",
-            f"failed: {_with_reasons(self.failed)}",
+            f"skipped: {with_reasons(self.skipped)}",
+            f"failed: {with_reasons(self.failed)}",
             f"peak RSS: {own:.0f} MiB (this process), {workers:.0f} MiB (largest worker)",
         ]
 
 
-def _with_reasons(counts: Counter[str]) -> str:
+def with_reasons(counts: Counter[str]) -> str:
     """``N (reason: n, ...)``, or ``0``."""
     total = sum(counts.values())
     if not total:
