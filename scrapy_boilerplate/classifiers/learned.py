@@ -1,9 +1,9 @@
 """The learned block classifier: a boosted tree ensemble scores every block from its feature
 row (:mod:`.features`), and each block's ``score`` becomes its probability of being content.
 
-The shipped models (package data) are trained on the WCXB development split only (CC-BY-4.0):
-:data:`SHIPPED_MODEL` on all its pages, :data:`SHIPPED_ARTICLE_MODEL` on its article pages only
-(the ``article`` operating point: lists of linked headlines, comment threads and the like are
+The shipped models (package data) are trained on shippable data only: :data:`SHIPPED_MODEL` on
+all pages of the WCXB development split (CC-BY-4.0), :data:`SHIPPED_ARTICLE_MODEL` on the article
+pages of WCXB-dev, fundus (MIT) and magic-html (Apache-2.0) (the ``article`` operating point: lists of linked headlines, comment threads and the like are
 content on some of WCXB's listing, collection and forum pages, never on an article page). Users
 can train their own with ``scrapy-boilerplate train`` and pass its file. Scores are computed
 by the compiled twin of :mod:`.gbdt` when it is built (the same floats as the pure-Python
@@ -41,7 +41,7 @@ MAX_SCORED_BLOCKS: Final = 20_000
 #: ``scrapy_boilerplate/classifiers/models``.
 SHIPPED_MODEL: Final = "article-v1.json.gz"
 #: File name of the shipped model of article pages (same folder).
-SHIPPED_ARTICLE_MODEL: Final = "article-pages-v1.json.gz"
+SHIPPED_ARTICLE_MODEL: Final = "article-pages-v2.json.gz"
 
 #: Finds a page's headline (the title-position features need it).
 HeadlineFinder = Callable[[TextDocument], "str | None"]
