@@ -24,6 +24,7 @@ from scrapy_boilerplate.classifiers.learned import (
 from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.extractors.title import find_title
+from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 
@@ -90,8 +91,14 @@ def test_threshold_option_overrides_the_model() -> None:
     kept = [b.text for b in rules.blocks if b.is_content and b.text != rules.title]
     assert fallback.text == "\n\n".join(kept)
     everything = extract(html, extractor="article-learned", threshold=1e-9, main_region=False)
-    dropped = [block.text for block in everything.blocks if not block.is_content]
+    dropped = [
+        block.text
+        for block in everything.blocks
+        if not block.is_content and L.BOILERPLATE_LINE not in block.labels
+    ]
     assert dropped == [everything.title]  # the headline goes to the title only
+    lines = [b.text for b in everything.blocks if L.BOILERPLATE_LINE in b.labels]
+    assert "Related stories" in lines  # and the news conventions' lines leave the text
 
 
 def test_main_region_follows_the_model_file_and_the_option(tmp_path: Path) -> None:
