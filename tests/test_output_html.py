@@ -22,7 +22,7 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {"href", "start", "colspan", "class"}
 
 
-def clean_html(name: str, extractor: str = "article") -> str:
+def clean_html(name: str, extractor: str = "article-rules") -> str:
     page = (FIXTURES / name).read_text(encoding="utf-8")
     result = extract(page, URL, extractor=extractor, include_html=True)
     assert result.html is not None
@@ -33,7 +33,7 @@ def elements(fragment: str) -> list[etree._Element]:
     return list(html.fragment_fromstring(fragment).iter())
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 @pytest.mark.parametrize("name", sorted(path.name for path in FIXTURES.glob("*.html")))
 def test_only_structural_tags_and_a_few_attributes(name: str, extractor: str) -> None:
     found = elements(clean_html(name, extractor))
@@ -51,7 +51,7 @@ def test_blocks_nested_in_a_kept_element_stay_out() -> None:
     assert "<p>Work will start in the spring" in fragment  # text right in the story <div>
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_nested_lists(extractor: str) -> None:
     fragment = clean_html("nested-lists.html", extractor)
     assert (
@@ -63,7 +63,7 @@ def test_nested_lists(extractor: str) -> None:
     ) in fragment
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_tables_keep_header_cells_caption_and_spans(extractor: str) -> None:
     fragment = clean_html("table.html", extractor)
     assert (
@@ -75,7 +75,7 @@ def test_tables_keep_header_cells_caption_and_spans(extractor: str) -> None:
     ) in fragment
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_headings_and_inline_styles(extractor: str) -> None:
     fragment = clean_html("headings.html", extractor)
     assert "<h1>Tide tables explained</h1>\n<p>Tide tables tell you" in fragment

@@ -17,14 +17,14 @@ FIXTURES = Path(__file__).parent / "fixtures" / "structure"
 URL = "https://news.example.com/2024/story"
 
 
-def markdown(name: str, extractor: str = "article") -> str:
+def markdown(name: str, extractor: str = "article-rules") -> str:
     page = (FIXTURES / name).read_text(encoding="utf-8")
     result = extract(page, URL, extractor=extractor, include_markdown=True)
     assert result.markdown is not None
     return result.markdown
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_headings_keep_their_levels_and_inline_styles(extractor: str) -> None:
     lines = markdown("headings.html", extractor).split("\n")
     assert [line for line in lines if line.startswith("#")] == [
@@ -56,7 +56,7 @@ NESTED_LISTS = """\
 """
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_nested_lists_are_indented_under_their_item(extractor: str) -> None:
     text = markdown("nested-lists.html", extractor)
     assert "\n\n" + NESTED_LISTS + "\nWeigh the pack" in text
@@ -73,13 +73,13 @@ Winter sailings from the harbour
 """
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_data_tables_become_pipe_tables_with_a_header_row(extractor: str) -> None:
     text = markdown("table.html", extractor)
     assert "\n\n" + TIMETABLE + "\nTickets bought" in text
 
 
-@pytest.mark.parametrize("extractor", ["article", "keep-everything"])
+@pytest.mark.parametrize("extractor", ["article-rules", "keep-everything"])
 def test_layout_tables_are_read_as_paragraphs(extractor: str) -> None:
     text = markdown("layout-table.html", extractor)
     assert "|" not in text
@@ -242,3 +242,11 @@ def test_line_starts_that_look_like_markup_are_escaped() -> None:
         "C# and F# stay",
         "| a\\|b | c |\n|---|---|",
     ]
+
+
+def test_the_learned_article_renders_its_body_and_leaves_the_headline_to_the_title() -> None:
+    page = (FIXTURES / "headings.html").read_text(encoding="utf-8")
+    result = extract(page, URL, extractor="article", include_markdown=True)
+    assert result.markdown is not None and result.title == "Tide tables explained"
+    lines = result.markdown.split("\n")
+    assert "# Tide tables explained" not in lines and "## Why there are two tides a day" in lines
