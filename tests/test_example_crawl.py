@@ -65,8 +65,10 @@ def test_rss_date_fills_pages_without_one(tmp_path: Path) -> None:
     result = run_demo(tmp_path / "articles.sqlite3", spider="news_rss")
     assert result.returncode == 0 and result.stored_articles > 0
     articles = open_store(f"sqlite:///{tmp_path}/articles.sqlite3").articles()
-    tribune = [a for a in articles if "valleytribune" in a.url]  # no date on the page itself
-    assert tribune and all(a.published and a.published.endswith("+00:00") for a in tribune)
+    # no date in the Tribune's markup: its visible "Posted: 05/28/2024 03:00 PM" line is read
+    # now (without a zone, none invented); the feed's <pubDate> fills only pages without a date
+    tribune = [a for a in articles if "valleytribune" in a.url]
+    assert tribune and all(a.published for a in tribune)
     assert result.metadata_counts["published"] == result.stored_articles
 
 

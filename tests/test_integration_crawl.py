@@ -410,8 +410,17 @@ def test_metadata_fields_switched_off_and_missing_values_not_written(site: str) 
         settings(BOILERPLATE_METADATA_FIELDS=False), urls=[site + "article-metadata.html"]
     )
     assert set(off.items[0]) == {"url", "article_text", "article_title"}
-    plain = yield crawl(settings(), urls=[site + "article.html"])  # only <html lang>
-    assert set(plain.items[0]) == {"url", "article_text", "article_title", "article_language"}
+    # only <html lang> and the visible byline "By Anna Weber, 3 March 2025"
+    plain = yield crawl(settings(), urls=[site + "article.html"])
+    assert set(plain.items[0]) == {
+        "url",
+        "article_text",
+        "article_title",
+        "article_language",
+        "article_authors",
+        "article_published",
+    }
+    assert plain.items[0]["article_authors"] == ["Anna Weber"]
 
 
 @pytest_twisted.inlineCallbacks
@@ -487,7 +496,8 @@ def test_per_spider_custom_settings(site: str) -> Crawl:
     crawler = runner.create_crawler(ZyteSpider)
     result = CrawlResult(crawler)
     yield runner.crawl(crawler, urls=[site + "article.html"])
-    assert set(result.items[0]) == {"url", "articleBody", "inLanguage"}  # <html lang="en">
+    # <html lang="en"> and the visible byline
+    assert set(result.items[0]) == {"url", "articleBody", "inLanguage", "authors", "datePublished"}
 
 
 @pytest_twisted.inlineCallbacks

@@ -3,8 +3,11 @@ organisation goes when a person is named. Each page shape is one seen on a news 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from scrapy_boilerplate import extract
 from scrapy_boilerplate.page.metadata import read_metadata
 from scrapy_boilerplate.page.metadata.authors import drop_organisations, split_names
 from scrapy_boilerplate.page.parsing import parse_html
@@ -39,6 +42,7 @@ def jsonld_authors(authors: str) -> tuple[str, ...]:
         ("Jane Doe (jane.doe@news.example)", ["Jane Doe"]),
         ("Jane Doe https://news.example/authors/jane", ["Jane Doe"]),
         ("Photo: John Smith", []),
+        ("By Anna Weber, 3 March 2025", ["Anna Weber"]),  # a dateline is no name
         ("jane.doe@news.example", []),
     ],
 )
@@ -93,3 +97,9 @@ def test_a_visible_byline_names_the_person_when_the_declared_author_is_the_site(
     root = parse_html(BYLINE)
     [anchor] = root.xpath("//p[@id='first']")
     assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("Ana Silva",)
+
+
+def test_the_authors_of_reader_comments_are_not_the_articles() -> None:
+    page = Path(__file__).parent / "fixtures" / "site" / "commented.html"  # four comment authors
+    result = extract(page.read_bytes(), metadata=True, content_type="text/html")
+    assert result.metadata is not None and result.metadata.authors == ()

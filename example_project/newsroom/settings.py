@@ -37,7 +37,10 @@ BOILERPLATE_OPTIONS: dict[str, object] = {}
 # (`mode=page`) and its reader comments stay in the text; a press-release wire with one text
 # column gets the rule chain `article-rules`, the default of earlier versions.
 BOILERPLATE_DOMAIN_OVERRIDES = {
-    "forum.example.org": {"options": {"mode": "page", "keep_comments": True}},
+    "forum.example.org": {
+        "extractor": "article",
+        "options": {"mode": "page", "keep_comments": True},
+    },
     "wire.example.com": {"extractor": "article-rules"},
 }
 

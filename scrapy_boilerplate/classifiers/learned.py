@@ -3,8 +3,9 @@ row (:mod:`.features`), and each block's ``score`` becomes its probability of be
 
 The shipped models (package data) are trained on shippable data only: :data:`SHIPPED_MODEL` on
 all pages of the WCXB development split (CC-BY-4.0), :data:`SHIPPED_ARTICLE_MODEL` on the article
-pages of WCXB-dev, fundus (MIT) and magic-html (Apache-2.0) (the ``article`` operating point: lists of linked headlines, comment threads and the like are
-content on some of WCXB's listing, collection and forum pages, never on an article page). Users
+pages of WCXB-dev, fundus (MIT) and magic-html (Apache-2.0) (the ``article`` operating point:
+lists of linked headlines, comment threads and the like are content on some of WCXB's listing,
+collection and forum pages, never on an article page). Users
 can train their own with ``scrapy-boilerplate train`` and pass its file. Scores are computed
 by the compiled twin of :mod:`.gbdt` when it is built (the same floats as the pure-Python
 reference).

@@ -13,7 +13,6 @@ when their link density is below :data:`MAX_COMMENT_LINK_DENSITY`.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +20,13 @@ from typing import Final
 
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
-from ..page.declarations import declarations, document_declarations
+from ..page.declarations import (
+    COMMENT_STATE_WORDS,
+    COMMENT_WORDS,
+    declarations,
+    document_declarations,
+    is_comment_name,
+)
 
 __all__ = [
     "CommentRegionFilter",
@@ -39,25 +44,6 @@ __all__ = [
 ]
 
 CAPTION_PATTERN: Final = re.compile(r"caption|credit", re.I)
-#: Words of a class or id that name a reader comment or a comment thread (after splitting on
-#: ``-``, ``_`` and camelCase, case ignored), in the languages seen on news sites.
-COMMENT_WORDS: Final = frozenset(
-    {
-        "comment", "comments", "commentlist", "commentbody", "disqus", "reply", "replies",
-        "kommentar", "kommentare", "commentaire", "commentaires", "comentario", "comentarios",
-        "commento", "commenti", "komentarze", "reacties", "talkback",
-    }
-)  # fmt: skip
-#: Words that make a name describe comments rather than hold them: a state (``comments-open``,
-#: ``has-comments``), a count, a control or a taxonomy (``tag-comments``).
-COMMENT_STATE_WORDS: Final = frozenset(
-    {
-        "open", "opened", "closed", "count", "counter", "has", "no", "enabled", "disabled",
-        "allowed", "tag", "category", "link", "links", "button", "btn", "icon", "trigger",
-        "number", "num", "toggle", "status", "off", "none", "form", "respond",
-    }
-)  # fmt: skip
-_NAME_PARTS: Final = re.compile(r"[-_]+|(?<=[a-z])(?=[A-Z])")
 CAPTION_LEVELS: Final = 3
 MAX_COMMENT_LINK_DENSITY: Final = 0.5
 _CAPTION_TAGS: Final = frozenset({"figcaption", "figure"})
@@ -66,18 +52,6 @@ _PAGE_TAGS: Final = frozenset({"body", "html"})
 
 def _names(element: Element) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
-
-
-@functools.lru_cache(maxsize=4096)
-def is_comment_name(names: str) -> bool:
-    """Whether one of the whitespace-separated ``names`` (classes, id) holds a word of
-    :data:`COMMENT_WORDS` and none of :data:`COMMENT_STATE_WORDS` (``comment-body``,
-    ``commentList``, ``disqus_thread``; not ``commentary``, ``comments-open``)."""
-    for name in names.split():
-        words = {word.lower() for word in _NAME_PARTS.split(name) if word}
-        if words & COMMENT_WORDS and not words & COMMENT_STATE_WORDS:
-            return True
-    return False
 
 
 def comment_elements(doc: TextDocument) -> list[Element]:

@@ -13,6 +13,7 @@ document segmented by the compiled walk already holds the elements (found on tha
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -29,17 +30,52 @@ __all__ = [
     "declared_elements_pure",
     "document_declarations",
     "may_name_comment",
+    "in_comment",
+    "is_comment_name",
+    "COMMENT_WORDS",
+    "COMMENT_STATE_WORDS",
     "COMMENT_STEMS",
 ]
 
 #: ``type`` of the ``<script>`` elements that hold JSON-LD.
 JSON_LD_TYPE: Final = "application/ld+json"
-#: Stems one of which every comment name holds (``filters.regions.COMMENT_WORDS``); the
+#: Stems one of which every comment name holds (:data:`COMMENT_WORDS`); the
 #: compiled twin has the same list.
 COMMENT_STEMS: Final = (
     "comment", "disqus", "repl", "kommentar", "comentario", "komentarz", "reacties", "talkback",
 )  # fmt: skip
 _COMMENT_STEM: Final = re.compile("|".join(COMMENT_STEMS), re.IGNORECASE | re.ASCII)
+#: Words of a class or id that name a reader comment or a comment thread (after splitting on
+#: ``-``, ``_`` and camelCase, case ignored), in the languages seen on news sites.
+COMMENT_WORDS: Final = frozenset(
+    {
+        "comment", "comments", "commentlist", "commentbody", "disqus", "reply", "replies",
+        "kommentar", "kommentare", "commentaire", "commentaires", "comentario", "comentarios",
+        "commento", "commenti", "komentarze", "reacties", "talkback",
+    }
+)  # fmt: skip
+#: Words that make a name describe comments rather than hold them: a state (``comments-open``,
+#: ``has-comments``), a count, a control or a taxonomy (``tag-comments``).
+COMMENT_STATE_WORDS: Final = frozenset(
+    {
+        "open", "opened", "closed", "count", "counter", "has", "no", "enabled", "disabled",
+        "allowed", "tag", "category", "link", "links", "button", "btn", "icon", "trigger",
+        "number", "num", "toggle", "status", "off", "none", "form", "respond",
+    }
+)  # fmt: skip
+_NAME_PARTS: Final = re.compile(r"[-_]+|(?<=[a-z])(?=[A-Z])")
+
+
+@functools.lru_cache(maxsize=4096)
+def is_comment_name(names: str) -> bool:
+    """Whether one of the whitespace-separated ``names`` (classes, id) holds a word of
+    :data:`COMMENT_WORDS` and none of :data:`COMMENT_STATE_WORDS` (``comment-body``,
+    ``commentList``, ``disqus_thread``; not ``commentary``, ``comments-open``)."""
+    for name in names.split():
+        words = {word.lower() for word in _NAME_PARTS.split(name) if word}
+        if words & COMMENT_WORDS and not words & COMMENT_STATE_WORDS:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -89,6 +125,18 @@ def _declarations_of(
     json_ld = tuple(script for script in scripts if script.get("type") == JSON_LD_TYPE)
     attributes = tuple((m.get("property"), m.get("name"), m.get("content")) for m in meta)
     return Declarations(tuple(headings), tuple(meta), json_ld, attributes, tuple(named))
+
+
+def in_comment(element: Element) -> bool:
+    """Whether ``element`` or one of its ancestors below ``<body>`` has a comment name
+    (:func:`is_comment_name`)."""
+    node: Element | None = element
+    while node is not None and node.tag not in ("body", "html"):
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if may_name_comment(node) and is_comment_name(names):
+            return True
+        node = node.getparent()
+    return False
 
 
 def may_name_comment(element: Element) -> bool:

@@ -67,8 +67,9 @@ class NewsRssSpider(XMLFeedSpider):
     iterator = "iternodes"
     itertag = "item"
     custom_settings: ClassVar = {
-        # Per-spider extractor configuration: this spider classifies blocks by text density
-        # (Algorithm 1 of the paper) instead of by word counts. Domain overrides still apply.
+        # Per-spider extractor configuration: this spider uses the rule chain, classifying blocks
+        # by text density (Algorithm 1 of the paper). Domain overrides still apply.
+        "BOILERPLATE_EXTRACTOR": "article-rules",
         "BOILERPLATE_OPTIONS": {"classifier": "density"},
     }
 

@@ -233,10 +233,12 @@ def _is_credential(part: str) -> bool:
 
 
 def _is_name(part: str, first: bool) -> bool:
-    """A person's name: a few words, no role, and (after the first part) no credentials."""
+    """A person's name: a few words, no digit (not a date), no role, and (after the first part)
+    no credentials."""
     words = _words(part)
     return (
         0 < len(words) <= MAX_NAME_WORDS
+        and not any(character.isdigit() for character in part)
         and not _is_role(part)
         and (first or not _is_credential(part))
     )

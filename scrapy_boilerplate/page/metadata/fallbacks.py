@@ -38,6 +38,7 @@ from typing import Final
 from lxml import etree
 
 from ...model.document import Element
+from ..declarations import in_comment
 from .dates import url_date, written_date
 from .found import Found
 from .tags import PageTags
@@ -179,14 +180,14 @@ def dated_element_text(region: Element) -> str | None:
 def byline_names(region: Element) -> list[str]:
     """The texts of the bylines in ``region``: the first :data:`MAX_BYLINES` elements that are
     ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one) or whose
-    ``class`` names an author or a byline, in that order of kinds, each text at most
-    :data:`MAX_BYLINE_CHARS` long."""
+    ``class`` names an author or a byline, in that order of kinds, outside reader comments
+    (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long."""
     texts: list[str] = []
     for query in _BYLINES:
         found = query(region)
         for element in found[:MAX_BYLINES] if isinstance(found, list) else ():
-            if not isinstance(element, etree._Element):
-                continue
+            if not isinstance(element, etree._Element) or in_comment(element):
+                continue  # a reader comment's author is not the article's
             named = _NAME_PROP(element)
             source = named[0] if isinstance(named, list) and named else element
             if not isinstance(source, etree._Element):
