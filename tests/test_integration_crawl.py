@@ -625,6 +625,23 @@ def test_reader_comments_go_to_their_own_field_when_asked(site: str) -> Crawl:
 
 
 @pytest_twisted.inlineCallbacks
+def test_the_page_type_goes_to_its_field_when_asked(site: str) -> Crawl:
+    urls = [site + "listing.html", site + "article.html"]
+    asked = settings(BOILERPLATE_EXTRACTOR="article", BOILERPLATE_PAGE_TYPE_FIELD=True)
+    result = yield crawl(asked, urls=urls)
+    by_url = {item["url"]: item for item in result.items}
+    for url in urls:
+        page = (SITE / url.rsplit("/", 1)[1]).read_bytes()
+        expected_type = extract(page, url, content_type="text/html").page_type
+        assert expected_type is not None
+        assert by_url[url]["article_page_type"] == expected_type
+    plain = yield crawl(settings(BOILERPLATE_EXTRACTOR="article"), urls=urls[1:])
+    assert "article_page_type" not in plain.items[0]  # off unless asked
+    rules = yield crawl(settings(BOILERPLATE_PAGE_TYPE_FIELD=True), urls=urls[1:])
+    assert "article_page_type" not in rules.items[0]  # the rule chains give no page type
+
+
+@pytest_twisted.inlineCallbacks
 def test_text_format_puts_markdown_in_the_text_field(site: str) -> Crawl:
     result = yield crawl(
         settings(BOILERPLATE_EXTRACTOR="article", BOILERPLATE_TEXT_FORMAT="markdown"),

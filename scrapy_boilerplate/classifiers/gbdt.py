@@ -42,6 +42,8 @@ __all__ = [
     "dump_model",
     "load_model",
     "from_lightgbm",
+    "model_to_json",
+    "model_from_json",
     "ACCELERATED",
     "FORMAT",
     "VERSION",
@@ -200,7 +202,8 @@ def predict_proba_pure(model: TreeEnsemble, rows: array[float], n_rows: int) -> 
 # -- model files ---------------------------------------------------------------------------
 
 
-def _to_json(model: TreeEnsemble) -> dict[str, Any]:
+def model_to_json(model: TreeEnsemble) -> dict[str, Any]:
+    """``model`` as a JSON-serialisable object (what :func:`dump_model` writes)."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -218,7 +221,7 @@ def dump_model(model: TreeEnsemble, path_or_file: str | os.PathLike[str] | Binar
     Floats are written in their shortest exact form, so :func:`load_model` gives them back
     bit for bit. A file object gets the plain JSON bytes.
     """
-    data = json.dumps(_to_json(model), separators=(",", ":")).encode()
+    data = json.dumps(model_to_json(model), separators=(",", ":")).encode()
     if not isinstance(path_or_file, (str, os.PathLike)):
         path_or_file.write(data)
         return
@@ -249,10 +252,12 @@ def load_model(path_or_bytes_or_file: str | os.PathLike[str] | bytes | BinaryIO)
         document = json.loads(data)
     except ValueError as exc:
         raise ValueError(f"not a model file: bad JSON ({exc})") from None
-    return _from_json(document)
+    return model_from_json(document)
 
 
-def _from_json(document: Any) -> TreeEnsemble:
+def model_from_json(document: Any) -> TreeEnsemble:
+    """The model in a decoded JSON object of :func:`model_to_json`; ``ValueError`` for
+    anything else."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(f"not a model file: its format is not {FORMAT!r}")
     if document.get("version") != VERSION:

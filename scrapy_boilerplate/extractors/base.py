@@ -117,6 +117,8 @@ class Extractor:
             title=title,
             text=article_text(doc.blocks),
             comments=comments_text(doc.blocks),
+            page_type=doc.page_type,
+            page_type_confidence=doc.page_type_confidence,
             blocks=doc.blocks,
             extractor=self.name,
             options=self.options,

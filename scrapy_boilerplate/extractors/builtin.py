@@ -18,11 +18,17 @@ from ..classifiers.learned import (
     LearnedBlockClassifier,
     load_block_model,
 )
+from ..classifiers.page_type import PageTypeClassifier, load_page_type_model
 from ..classifiers.rules import CANOLA_RULES, DENSITY_RULES, NUM_WORDS_RULES
 from ..classifiers.template import WEIGHTINGS, PageTemplateFilter, load_template_model
 from ..classifiers.victor import VictorClassifier
 from ..filters import Filter
-from ..filters.basic import FillContentGapsFilter, MarkEverythingContent, MinWordsFilter
+from ..filters.basic import (
+    ChosenChain,
+    FillContentGapsFilter,
+    MarkEverythingContent,
+    MinWordsFilter,
+)
 from ..filters.conventions import NewsConventionsFilter
 from ..filters.fusion import (
     BlockProximityFusion,
@@ -53,6 +59,7 @@ from ..filters.selection import (
 )
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import ExtractionContext
+from ..model.document import TextDocument
 from ..model.options import Option
 from ..site.filter import SiteTemplateElements, SiteTemplateFilter
 from ..site.templates import templates_of
@@ -236,13 +243,24 @@ OPERATING_POINTS: dict[str, OperatingPoint] = {
     ),
 }
 
+#: The operating point of pages that are not articles: there reader comments (a forum's
+#: replies) are the page's content, so they stay in the text (and in the result's comments).
+PAGE_MODE = "page"
+#: ``mode`` value that picks the operating point from the page type.
+AUTO_MODE = "auto"
+#: In ``auto`` mode, the page-type confidence (0-1) from which a page that is not an article
+#: is decoded at the ``page`` operating point (when the page-type model does not say).
+PAGE_MODE_FROM = 0.4
+
+
 ARTICLE_LEARNED_OPTIONS = (
     Option(
         "mode",
         str,
         "article",
-        "operating point: article (the body of an article) or page (listings, forums, docs)",
-        choices=tuple(OPERATING_POINTS),
+        "operating point: article (the body of an article), page (listings, forums, docs) or "
+        "auto (page when the page type is confidently not an article)",
+        choices=(*OPERATING_POINTS, AUTO_MODE),
     ),
     Option(
         "model", str, "", "path of a block model from `scrapy-boilerplate train` (''=the mode's)"
@@ -276,7 +294,25 @@ MAX_SCORE_GAP = 3
 
 
 def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
-    point = OPERATING_POINTS[options["mode"]]
+    page_types = load_page_type_model()
+    classify = PageTypeClassifier(page_types)
+    if options["mode"] != AUTO_MODE:
+        return [classify, *_operating_point_chain(options["mode"], options, context)]
+    chains = {mode: _operating_point_chain(mode, options, context) for mode in OPERATING_POINTS}
+    page_from = float(page_types.metadata.get("page_mode_from", PAGE_MODE_FROM))
+
+    def choose(doc: TextDocument) -> Sequence[Filter]:
+        confident = (doc.page_type_confidence or 0.0) >= page_from
+        return chains[PAGE_MODE if doc.page_type != "article" and confident else "article"]
+
+    return [classify, ChosenChain(choose)]
+
+
+def _operating_point_chain(
+    mode: str, options: Mapping[str, Any], context: ExtractionContext
+) -> list[Filter]:
+    """The filters of ``article`` at the operating point ``mode`` (after the page type)."""
+    point = OPERATING_POINTS[mode]
     model = load_block_model(options["model"], point.shipped)
     threshold = options["threshold"] or float(
         model.metadata.get(point.threshold_key, point.threshold)
@@ -298,7 +334,7 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())
-    if options["keep_comments"]:
+    if options["keep_comments"] or mode == PAGE_MODE:
         chain.append(KeepCommentsFilter())
     return chain
 

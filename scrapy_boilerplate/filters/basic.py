@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..model import labels as L
 from ..model.document import TextDocument
+from . import Filter
 
-__all__ = ["MarkEverythingContent", "MinWordsFilter", "FillContentGapsFilter"]
+__all__ = ["MarkEverythingContent", "MinWordsFilter", "FillContentGapsFilter", "ChosenChain"]
 
 
 @dataclass(frozen=True)
@@ -61,4 +63,18 @@ class FillContentGapsFilter:
             ):
                 block.is_content = True
                 changed = True
+        return changed
+
+
+@dataclass(frozen=True)
+class ChosenChain:
+    """Run the filters that ``choose(doc)`` picks for this document (e.g. by its page type),
+    in order; True if one of them changed it."""
+
+    choose: Callable[[TextDocument], Sequence[Filter]]
+
+    def __call__(self, doc: TextDocument) -> bool:
+        changed = False
+        for step in self.choose(doc):
+            changed |= bool(step(doc))
         return changed

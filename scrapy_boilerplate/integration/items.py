@@ -66,13 +66,15 @@ def fill_item(
     provenance_field: str | None = None,
     provenance_value: Mapping[str, Any] | None = None,
     comments_field: str | None = None,
+    page_type_field: str | None = None,
 ) -> FillReport:
     """Set the text and title fields of ``item`` (a missing title is left unset), the
     ``markdown_field`` and ``html_field`` (when the result has Markdown, clean HTML), the
     ``provenance_field`` (to ``provenance_value``, when given), the ``comments_field`` (when
-    the page has reader comments), and the
-    metadata fields named by ``metadata_fields`` (see :func:`metadata_values`). The text field
-    gets the text, the Markdown or the clean HTML by ``text_format``.
+    the page has reader comments), the ``page_type_field`` (the page type's name, when the
+    extractor gave one), and the metadata fields named by ``metadata_fields`` (see
+    :func:`metadata_values`). The text field gets the text, the Markdown or the clean HTML by
+    ``text_format``.
 
     A field that already holds a non-empty value is kept unless ``overwrite``; a field the item
     class does not declare is reported as missing, never raised. A frozen dataclass cannot be
@@ -88,6 +90,7 @@ def fill_item(
         (html_field, result.html),
         (provenance_field, provenance_value),
         (comments_field, result.comments or None),
+        (page_type_field, result.page_type),
     )
     for name, value in values:
         if name is None or value is None:
@@ -254,6 +257,7 @@ def enrich(
             provenance_field=fields.provenance,
             provenance_value=provenance(result, *origin) if fields.provenance else None,
             comments_field=fields.comments,
+            page_type_field=fields.page_type,
         )
     except Exception as exc:  # e.g. a validating item class rejecting the value
         runtime.inc("items/errors")

@@ -78,9 +78,10 @@ METADATA_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
     },
 }
 
-#: Item field names of the Markdown, the clean HTML, the reader comments and the provenance
-#: (``BOILERPLATE_MARKDOWN_FIELD = True``, ``BOILERPLATE_ARTICLE_HTML_FIELD = True``,
-#: ``BOILERPLATE_COMMENTS_FIELD = True``, ``BOILERPLATE_PROVENANCE_FIELD = True``) by
+#: Item field names of the Markdown, the clean HTML, the reader comments, the provenance and
+#: the page type (``BOILERPLATE_MARKDOWN_FIELD = True``, ``BOILERPLATE_ARTICLE_HTML_FIELD =
+#: True``, ``BOILERPLATE_COMMENTS_FIELD = True``, ``BOILERPLATE_PROVENANCE_FIELD = True``,
+#: ``BOILERPLATE_PAGE_TYPE_FIELD = True``) by
 #: ``BOILERPLATE_FIELD_NAMES``; ``articleBodyHtml`` is zyte-common-items' field, the others are
 #: not among its fields.
 OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
@@ -89,12 +90,14 @@ OUTPUT_FIELD_NAME_SETS: dict[str, dict[str, str]] = {
         "html": "article_html",
         "comments": "article_comments",
         "provenance": "article_provenance",
+        "page_type": "article_page_type",
     },
     "zyte": {
         "markdown": "articleBodyMarkdown",
         "html": "articleBodyHtml",
         "comments": "articleComments",
         "provenance": "articleProvenance",
+        "page_type": "pageType",
     },
 }
 
@@ -127,6 +130,7 @@ DEFAULTS: dict[str, Any] = {
     "BOILERPLATE_ARTICLE_HTML_FIELD": None,
     "BOILERPLATE_PROVENANCE_FIELD": None,
     "BOILERPLATE_COMMENTS_FIELD": None,
+    "BOILERPLATE_PAGE_TYPE_FIELD": None,
 }
 
 #: Names with the add-on's prefix that it does not read (yet): not reported as unknown.
@@ -173,6 +177,7 @@ class ItemFields:
     zyte_shapes: bool
     provenance: str | None = None
     comments: str | None = None
+    page_type: str | None = None
 
     def names(self) -> frozenset[str]:
         """Every field name it may fill."""
@@ -183,6 +188,7 @@ class ItemFields:
             self.html,
             self.provenance,
             self.comments,
+            self.page_type,
             *self.metadata.values(),
         )
         return frozenset(name for name in named if name is not None)
@@ -366,6 +372,8 @@ class BoilerplateConfig:
     provenance_field: str | None = None
     #: Item field for the reader comments (None: not filled).
     comments_field: str | None = None
+    #: Item field for the page type (None: not filled).
+    page_type_field: str | None = None
     #: Extractor options every extractor of the crawl gets so the fields above can be filled.
     output_options: Mapping[str, Any] = field(default_factory=dict)
     _cache: dict[tuple[Any, ...], Extractor] = field(default_factory=dict, repr=False)
@@ -384,6 +392,7 @@ class BoilerplateConfig:
                 self.zyte_shapes,
                 self.provenance_field,
                 self.comments_field,
+                self.page_type_field,
             )
         text, title = FIELD_NAME_SETS["zyte"]
         outputs = OUTPUT_FIELD_NAME_SETS["zyte"]
@@ -396,6 +405,7 @@ class BoilerplateConfig:
             True,
             outputs["provenance"] if self.provenance_field is not None else None,
             outputs["comments"] if self.comments_field is not None else None,
+            outputs["page_type"] if self.page_type_field is not None else None,
         )
 
     @classmethod
@@ -457,6 +467,9 @@ class BoilerplateConfig:
             ),
             comments_field=_optional_field(
                 settings, "BOILERPLATE_COMMENTS_FIELD", None, outputs["comments"]
+            ),
+            page_type_field=_optional_field(
+                settings, "BOILERPLATE_PAGE_TYPE_FIELD", None, outputs["page_type"]
             ),
             output_options=forced,
         )

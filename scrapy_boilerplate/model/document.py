@@ -156,6 +156,10 @@ class TextDocument:
     title: str | None = None
     root: Element | None = None
     url: str | None = None
+    #: The kind of page (``article``, ``listing``, ``forum`` ...) and the classifier's
+    #: confidence in it (0-1), when a page-type classifier ran; else None.
+    page_type: str | None = None
+    page_type_confidence: float | None = None
     #: Values derived from ``title`` and ``root`` by pure functions, kept by those functions
     #: with the inputs they were computed from (e.g. the headline, asked by several filters).
     memo: dict[str, Any] = field(default_factory=dict)

@@ -47,6 +47,11 @@ class ExtractionResult:
     markdown: str | None = None
     site_fingerprint: bytes | None = None
     comments: str = ""
+    #: The page's kind (``article``, ``listing``, ``forum``, ``product``, ``collection``,
+    #: ``documentation``, ``service``) and the classifier's confidence (0-1); None when the
+    #: extractor has no page-type classifier.
+    page_type: str | None = None
+    page_type_confidence: float | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)

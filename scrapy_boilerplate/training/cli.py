@@ -15,6 +15,11 @@ instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
 F1 of the decoded text), trains on every page and writes the model (``-o model=...`` of
 ``victor``). Needs python-crfsuite (in the ``[train]`` and ``[victor]`` extras).
 
+``train DATASET [DATASET ...] --extractor page-type --out MODEL.json.gz`` trains the page-type
+classifier (:mod:`.page_type`; the datasets' page types are the labels): it prints the
+out-of-fold confusion by domain-grouped CV, trains on every page and writes the model. The
+shipped one: ``train wcxb-dev fundus magic-html --extractor page-type``.
+
 ``train DATASET --extractor page-template --out MODEL.json`` trains the node templateness
 classifier of ``page-template`` instead (:mod:`.template`): cross-validation by domain gives
 out-of-fold node scores, on which the smoothing penalty and the threshold are chosen; the model
@@ -81,10 +86,11 @@ def add_train_command(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--extractor",
-        choices=("article-learned", "victor", "page-template"),
+        choices=("article-learned", "victor", "page-template", "page-type"),
         default="article-learned",
-        help="the extractor whose model to train: article-learned (block model), victor (CRF) "
-        "or page-template (node templateness model); default: article-learned",
+        help="the model to train: article-learned (block model), victor (CRF), page-template "
+        "(node templateness model) or page-type (page-type classifier); default: "
+        "article-learned",
     )
     parser.set_defaults(handler=_cmd_train)
 
@@ -143,6 +149,8 @@ def _read_pages(dataset: str, read: Callable[[str], list[T]]) -> tuple[Path, lis
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    if args.extractor == "page-type":
+        return _cmd_train_page_type(args)
     if args.extractor != "article-learned" and len(args.datasets) > 1:
         print(f"scrapy-boilerplate: error: {args.extractor} trains on one dataset", file=sys.stderr)
         return 2
@@ -241,5 +249,39 @@ def _cmd_train_template(args: argparse.Namespace) -> int:
         "date": date.today().isoformat(),
     }
     dump_template_model(fit_template_model(pages, metadata=metadata), args.out)
+    print(f"\nmodel written to {args.out}")
+    return 0
+
+
+def _cmd_train_page_type(args: argparse.Namespace) -> int:
+    from ..classifiers.page_type import dump_page_type_model
+    from .page_type import confusion_report, fit_page_types, out_of_fold_page_types, page_type_rows
+
+    sources = []
+    for dataset in args.datasets:
+        try:
+            sources.append((dataset, str(resolve_dataset(dataset))))
+        except DatasetError as exc:
+            print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+            return 2
+    rows = page_type_rows(sources, limit=args.limit, jobs=args.jobs)
+    if len({row.page_type for row in rows}) < 2:
+        print("scrapy-boilerplate: error: fewer than two page types to learn", file=sys.stderr)
+        return 2
+    print(f"{len(rows)} typed pages from {', '.join(name for name, _ in sources)}")
+    metadata: dict[str, Any] = {}
+    if args.folds > 1:
+        predicted = out_of_fold_page_types(rows, folds=args.folds)
+        print(f"\n{args.folds}-fold CV by domain:\n")
+        print(confusion_report(rows, [name for name, _ in predicted]))
+        hits = sum(row.page_type == name for row, (name, _) in zip(rows, predicted, strict=True))
+        metadata |= {"cv_folds": args.folds, "cv_accuracy": round(hits / len(rows), 4)}
+    metadata |= {
+        "trained_on": "+".join(name for name, _ in sources),
+        "pages": len(rows),
+        "package_version": version("scrapy-boilerplate"),
+        "date": date.today().isoformat(),
+    }
+    dump_page_type_model(fit_page_types(rows, metadata=metadata), args.out)
     print(f"\nmodel written to {args.out}")
     return 0

@@ -1,0 +1,185 @@
+"""Page-level features: what kind of page a segmented document is (article, listing, forum ...).
+
+One row of floats per page (:data:`PAGE_FEATURE_NAMES`, in that order), from three sources:
+
+* **the blocks**: how much text, in how many blocks, how linked, how concentrated in long
+  link-free blocks (an article's body), how much of it sits in list items, table cells and
+  headings;
+* **what the page declares**: the ``@type`` values of its JSON-LD (matched by a regular
+  expression, not parsed), its ``og:type``, whether it declares a publication time, its number
+  of ``<h1>``;
+* **its URL**: a date in the path, the path's depth, the number of words in its last segment
+  (articles have slugs), and words of the path that name a page kind (``forum``, ``product``,
+  ``docs``, ``category`` ...).
+
+Everything is read from the document and its memo (the declarations found on the segmentation
+walk's way): no walk of the tree is made here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Final
+from urllib.parse import urlsplit
+
+from ..model.document import TextBlock, TextDocument
+from ..model.labels import HEADING, LI
+from ..page.declarations import Declarations, document_declarations
+
+__all__ = ["PAGE_FEATURE_NAMES", "page_features", "JSON_LD_KINDS", "URL_KINDS"]
+
+#: Words of a JSON-LD ``@type`` (lowercased) that name a page kind.
+JSON_LD_KINDS: Final[dict[str, frozenset[str]]] = {
+    "article": frozenset(
+        {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+         "opinionnewsarticle", "reviewnewsarticle", "liveblogposting", "techarticle",
+         "scholarlyarticle", "report"}
+    ),
+    "product": frozenset({"product", "offer", "aggregateoffer", "productgroup", "aggregaterating"}),
+    "forum": frozenset({"discussionforumposting", "qapage", "question", "answer", "comment"}),
+    "collection": frozenset(
+        {"itemlist", "collectionpage", "searchresultspage", "offercatalog", "listitem"}
+    ),
+    "service": frozenset(
+        {"organization", "localbusiness", "service", "faqpage", "contactpage", "aboutpage",
+         "event", "howto", "recipe", "softwareapplication", "course", "jobposting"}
+    ),
+}  # fmt: skip
+#: Words of a URL path (split on non-letters, lowercased) that name a page kind.
+URL_KINDS: Final[dict[str, frozenset[str]]] = {
+    "article": frozenset(
+        {"news", "article", "articles", "story", "stories", "blog", "post", "posts", "opinion",
+         "politics", "sport", "sports", "world", "business", "culture", "html", "htm"}
+    ),
+    "forum": frozenset(
+        {"forum", "forums", "thread", "threads", "topic", "viewtopic", "showthread", "questions",
+         "discussion", "discussions", "community", "t", "bbs", "board", "answers"}
+    ),
+    "product": frozenset({"product", "products", "p", "dp", "shop", "store", "item", "buy", "sku"}),
+    "documentation": frozenset(
+        {"docs", "doc", "documentation", "api", "reference", "manual", "guide", "guides",
+         "tutorial", "wiki", "help", "learn", "en", "latest", "stable"}
+    ),
+    "listing": frozenset(
+        {"category", "categories", "tag", "tags", "section", "search", "archive", "archives",
+         "page", "list", "index", "collections", "collection", "topics", "author"}
+    ),
+}  # fmt: skip
+#: Block size (in words) from which a link-free block reads as running text.
+LONG_BLOCK_WORDS: Final = 40
+#: Link density from which a block reads as navigation.
+LINKED_BLOCK: Final = 0.5
+#: Publication-time ``<meta>`` properties and names.
+PUBLISHED_META: Final = frozenset(
+    {"article:published_time", "og:published_time", "date", "pubdate", "publish-date",
+     "publication_date", "sailthru.date", "parsely-pub-date", "dc.date.issued"}
+)  # fmt: skip
+
+_BLOCK_FEATURES: Final = (
+    "log_words", "log_blocks", "link_density", "long_text_share", "largest_block_share",
+    "linked_block_share", "mean_block_words", "log_long_blocks", "li_word_share",
+    "cell_word_share", "heading_share", "text_start_position",
+)  # fmt: skip
+_DECLARED_FEATURES: Final = (
+    *(f"json_ld_{kind}" for kind in JSON_LD_KINDS),
+    "og_article", "og_product", "og_website", "published_meta", "h1_count",
+)  # fmt: skip
+_URL_FEATURES: Final = (
+    "url_date", "url_depth", "url_slug_words", "url_numeric_id",
+    *(f"url_{kind}" for kind in URL_KINDS),
+)  # fmt: skip
+#: Names of the columns of :func:`page_features`, in order.
+PAGE_FEATURE_NAMES: Final = _BLOCK_FEATURES + _DECLARED_FEATURES + _URL_FEATURES
+
+_JSON_LD_TYPE: Final = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
+_URL_DATE: Final = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|$)|\d{8}")
+_URL_WORD: Final = re.compile(r"[a-z]+")
+_NUMERIC_ID: Final = re.compile(r"\d{4,}")
+
+
+def page_features(doc: TextDocument) -> list[float]:
+    """The feature row of ``doc`` (:data:`PAGE_FEATURE_NAMES`); labels the segmentation set
+    (``LI``, ``HEADING``) are read, so call it before filters clear them."""
+    return (
+        _block_features(doc.blocks)
+        + _declared_features(document_declarations(doc))
+        + _url_features(doc.url)
+    )
+
+
+def _block_features(blocks: Sequence[TextBlock]) -> list[float]:
+    total = sum(block.num_words for block in blocks)
+    words = total or 1
+    long_words = li_words = cell_words = heading_words = linked_blocks = long_blocks = 0
+    first_long = len(blocks)
+    for index, block in enumerate(blocks):
+        if block.num_words >= LONG_BLOCK_WORDS and block.link_density < 0.2:
+            long_words += block.num_words
+            long_blocks += 1
+            first_long = min(first_long, index)
+        if block.link_density >= LINKED_BLOCK:
+            linked_blocks += 1
+        if LI in block.labels:
+            li_words += block.num_words
+        if HEADING in block.labels:
+            heading_words += block.num_words
+        element = block.element
+        if element is not None and element.tag in ("td", "th"):
+            cell_words += block.num_words
+    count = len(blocks) or 1
+    return [
+        math.log1p(total),
+        math.log1p(len(blocks)),
+        sum(block.num_linked_words for block in blocks) / words,
+        long_words / words,
+        max((block.num_words for block in blocks), default=0) / words,
+        linked_blocks / count,
+        words / count,
+        math.log1p(long_blocks),
+        li_words / words,
+        cell_words / words,
+        heading_words / words,
+        first_long / count,
+    ]
+
+
+def _declared_features(found: Declarations | None) -> list[float]:
+    if found is None:
+        return [0.0] * len(_DECLARED_FEATURES)
+    types = {
+        name.lower()
+        for script in found.json_ld
+        for name in _JSON_LD_TYPE.findall(script.text or "")
+    }
+    og_types = {
+        (content or "").strip().lower()
+        for prop, _name, content in found.meta_attributes
+        if prop == "og:type"
+    }
+    published = any(
+        (prop or name or "").lower() in PUBLISHED_META for prop, name, _ in found.meta_attributes
+    )
+    return [
+        *(float(bool(types & words)) for words in JSON_LD_KINDS.values()),
+        float(any(value in ("article", "news", "blog") for value in og_types)),
+        float(any(value.startswith("product") for value in og_types)),
+        float("website" in og_types),
+        float(published),
+        float(min(len(found.headings), 5)),
+    ]
+
+
+def _url_features(url: str | None) -> list[float]:
+    path = urlsplit(url or "").path.lower()
+    segments = [segment for segment in path.split("/") if segment]
+    last = segments[-1] if segments else ""
+    words = set(_URL_WORD.findall(path))
+    return [
+        float(bool(_URL_DATE.search(path))),
+        float(min(len(segments), 8)),
+        float(min(len(_URL_WORD.findall(last)), 20)),
+        float(bool(_NUMERIC_ID.search(path))),
+        *(float(bool(words & kind_words)) for kind_words in URL_KINDS.values()),
+    ]
