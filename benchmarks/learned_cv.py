@@ -6,13 +6,14 @@ The shipped models are trained on WCXB-dev, fundus and magic-html pages, so thei
 those pages are training scores. This script measures what the models do on pages they have not
 seen: 5-fold cross-validation grouped by domain over the union of the datasets
 (``scrapy_boilerplate.training``) of the model of every page (``mode=page``), of the model of
-article pages (``mode=article``, the shipped recipe) and of the earlier recipe (article pages of
-WCXB-dev only), each decoding chosen on out-of-fold scores, and ``article-rules`` decoded from
+article pages (``mode=article``, the shipped recipe), each decoding chosen on out-of-fold scores,
+``mode=auto`` (each page decoded at the operating point its out-of-fold page type picks, the
+page-type classifier cross-validated on the same folds' domains), and ``article-rules`` decoded from
 the same blocks (its decision is one of the model's features, and its headline block is dropped
 as ``article`` drops it), so all read the very same segmentation. Rows per source and page
 type. Writes the ``learned-cv`` section of ``docs/benchmarks.md``.
 
-    python benchmarks/learned_cv.py              # about 10 minutes on 2 cores
+    python benchmarks/learned_cv.py              # about 30 minutes on 2 cores
     python benchmarks/learned_cv.py --limit 300  # a quick look (first N pages of each set)
 """
 
@@ -28,7 +29,10 @@ from pathlib import Path
 
 from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
+from scrapy_boilerplate.evaluation.datasets import resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
+from scrapy_boilerplate.extractors.builtin import PAGE_MODE_FROM
+from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.train import (
     NUM_TREES,
@@ -113,12 +117,36 @@ def table(
 
 
 def _tuned(
-    pages: Sequence[PageRows], scores: Sequence[list[float]], indices: Sequence[int]
+    pages: Sequence[PageRows],
+    scores: Sequence[list[float]],
+    indices: Sequence[int],
+    *,
+    keep_comments: bool = False,
 ) -> Decoding:
     """The decoding chosen on the out-of-fold scores of the pages at ``indices``."""
-    return tune_decoding(
-        [pages[i] for i in indices], [scores[i] for i in indices], decoding_grid()
-    ).best
+    grid = decoding_grid(keep_comments=keep_comments)
+    return tune_decoding([pages[i] for i in indices], [scores[i] for i in indices], grid).best
+
+
+def page_routed(
+    pages: Sequence[PageRows],
+    sources: Sequence[str],
+    datasets: Sequence[str],
+    folds: int,
+    limit: int | None,
+) -> list[bool]:
+    """Per page, whether ``mode=auto`` decodes it at the ``page`` point: its out-of-fold page
+    type is not ``article``, with at least the shipped confidence threshold."""
+    rows = page_type_rows([(name, str(resolve_dataset(name))) for name in datasets], limit=limit)
+    predicted = out_of_fold_page_types(rows, folds=folds)
+    routed = {
+        (row.source, row.page_id): name != "article" and confidence >= PAGE_MODE_FROM
+        for row, (name, confidence) in zip(rows, predicted, strict=True)
+    }
+    return [
+        routed.get((source, page.page.id), False)
+        for page, source in zip(pages, sources, strict=True)
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,30 +170,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         sources += [name] * len(rows)
     articles = [i for i, p in enumerate(pages) if _is_article(p)]
     non_article = [i for i, p in enumerate(pages) if not _is_article(p)]
-    first = args.datasets[0]
-
-    first_pages = {id(p) for p, s in zip(pages, sources, strict=True) if s == first}
-
-    def first_articles(page: PageRows) -> bool:
-        return _is_article(page) and id(page) in first_pages
-
     # mode=article: each fold's model trained on the other folds' article pages of every
     # dataset (the shipped recipe), scoring every page; its decoding chosen on article pages
     article_scores = out_of_fold_scores(pages, folds=args.folds, train_on=_is_article)
     article_point = _tuned(pages, article_scores, articles)
-    # the earlier recipe: article pages of the first dataset only
-    first_scores = out_of_fold_scores(pages, folds=args.folds, train_on=first_articles)
-    first_point = _tuned(pages, first_scores, articles)
-    # mode=page: the model of every page, its decoding chosen on the non-article pages
+    # mode=page: the model of every page, its decoding chosen on the non-article pages (with
+    # reader comments kept, as that operating point keeps them)
     scores = out_of_fold_scores(pages, folds=args.folds)
-    page_point = _tuned(pages, scores, non_article or articles)
+    page_point = _tuned(pages, scores, non_article or articles, keep_comments=True)
+    article_counts = decoding_counts(pages, article_scores, article_point)
+    page_counts = decoding_counts(pages, scores, page_point)
+    routed = page_routed(pages, sources, args.datasets, args.folds, args.limit)
     # 0/1 scores: the threshold keeps exactly the blocks scored 1, the gap score none more
     # (and no main-region rule: the chain has its own tree rule)
-    exact = dataclasses.replace(page_point, group=None)
+    exact = dataclasses.replace(page_point, group=None, keep_comments=False)
     columns = {
-        "article (CV)": decoding_counts(pages, article_scores, article_point),
-        f"article, {first} articles only (CV)": decoding_counts(pages, first_scores, first_point),
-        "article mode=page (CV)": decoding_counts(pages, scores, page_point),
+        "article (CV)": article_counts,
+        "article mode=auto (CV)": [
+            page_counts[i] if routed[i] else article_counts[i] for i in range(len(pages))
+        ],
+        "article mode=page (CV)": page_counts,
         "article-rules": decoding_counts(pages, rule_scores(pages), exact),
         "block labels": decoding_counts(pages, label_scores(pages), exact),
     }
@@ -179,11 +203,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"over their union, {NUM_TREES} trees. `article` (`mode=article`, the default): "
             "each fold's model is trained on the other folds' article pages of every dataset, "
             "as the shipped model of that mode, and scores every page; its decoding is chosen "
-            f"on the article pages' out-of-fold scores: {_point(article_point)}. "
-            f"`{first} articles only`: the same, trained on {first}'s article pages only (the "
-            f"recipe of the previous shipped model): {_point(first_point)}. `mode=page`: each "
-            "fold's model is trained on all the other folds' pages, its decoding chosen on the "
-            f"non-article pages' out-of-fold scores: {_point(page_point)}. `article-rules` is "
+            f"on the article pages' out-of-fold scores: {_point(article_point)}. `mode=page`: "
+            "each fold's model is trained on all the other folds' pages, its decoding chosen on "
+            f"the non-article pages' out-of-fold scores: {_point(page_point)}, reader comments "
+            "kept. `mode=auto`: each page decoded at the `page` point when its out-of-fold page "
+            f"type (classifier trained on the other folds' domains) is not `article` with a "
+            f"confidence of at least {PAGE_MODE_FROM}, else at the `article` point. "
+            "`article-rules` is "
             "decoded from the same blocks, its headline block dropped as `article` drops it. "
             "`block labels` keeps exactly the blocks labelled gold for training (the rule "
             "chain's blocks on a page without one, as the extractor falls back): the best "

@@ -83,6 +83,57 @@ def test_page_mode_keeps_at_least_what_article_mode_keeps() -> None:
     assert set(article.split("\n\n")) <= set(page.split("\n\n"))
 
 
+LINKS = "".join(
+    f'<li><a href="/p/{i}">Story headline number {i} about the town</a> '
+    f"<span>A short teaser of the story {i}, with words.</span></li>"
+    for i in range(40)
+)
+LISTING = (
+    '<html><head><script type="application/ld+json">{"@type": "ItemList"}</script></head>'
+    f"<body><h1>Local</h1><ul>{LINKS}</ul></body></html>"
+)
+STORY = "The council voted to rebuild the old bridge before winter. " * 15
+ARTICLE = (
+    f"<html><body><h1>Bridge to be rebuilt</h1><p>{STORY}</p><p>{STORY}</p>"
+    f"<ul>{LINKS[:2000]}</ul></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("html", "url", "point"),
+    [
+        (LISTING, "https://news.example/category/local/", "page"),
+        (ARTICLE, "https://news.example/2025/04/11/council-votes-to-rebuild-the-bridge", "article"),
+    ],
+)
+def test_auto_mode_decodes_at_the_point_the_page_type_picks(
+    html: str, url: str, point: str
+) -> None:
+    auto = extract(html, url)  # mode=auto is the default
+    chosen = extract(html, url, mode=point)
+    other = extract(html, url, mode="article" if point == "page" else "page")
+    assert auto.page_type == ("listing" if point == "page" else "article")
+    if point == "page":
+        assert auto.page_type_confidence is not None and auto.page_type_confidence >= 0.7
+    assert auto.text == chosen.text != other.text
+
+
+def test_a_page_type_below_the_confidence_bar_keeps_the_article_point() -> None:
+    html = (FIXTURES / "pages" / "article.html").read_bytes()
+    auto = extract(html)
+    assert auto.page_type_confidence is not None and auto.page_type_confidence < 0.7
+    assert auto.text == extract(html, mode="article").text
+
+
+def test_the_page_point_keeps_reader_comments_in_the_text() -> None:
+    html = (FIXTURES / "site" / "commented.html").read_bytes()
+    article = extract(html, mode="article")
+    page = extract(html, mode="page")
+    assert article.comments and page.comments == article.comments
+    assert article.comments.split("\n\n")[0] not in article.text
+    assert all(line in page.text for line in page.comments.splitlines() if line)
+
+
 def test_threshold_option_overrides_the_model() -> None:
     html = (FIXTURES / "pages" / "article.html").read_bytes()
     # no block reaches 1.0: the rule chain's decisions stay (the headline still goes)

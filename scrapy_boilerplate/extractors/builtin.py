@@ -250,14 +250,14 @@ PAGE_MODE = "page"
 AUTO_MODE = "auto"
 #: In ``auto`` mode, the page-type confidence (0-1) from which a page that is not an article
 #: is decoded at the ``page`` operating point (when the page-type model does not say).
-PAGE_MODE_FROM = 0.4
+PAGE_MODE_FROM = 0.7
 
 
 ARTICLE_LEARNED_OPTIONS = (
     Option(
         "mode",
         str,
-        "article",
+        AUTO_MODE,
         "operating point: article (the body of an article), page (listings, forums, docs) or "
         "auto (page when the page type is confidently not an article)",
         choices=(*OPERATING_POINTS, AUTO_MODE),

@@ -28,7 +28,13 @@ from ..model.document import TextBlock, TextDocument
 from ..model.labels import HEADING, LI
 from ..page.declarations import Declarations, document_declarations
 
-__all__ = ["PAGE_FEATURE_NAMES", "page_features", "JSON_LD_KINDS", "URL_KINDS"]
+__all__ = [
+    "PAGE_FEATURE_NAMES",
+    "DECLARED_FEATURES",
+    "page_features",
+    "JSON_LD_KINDS",
+    "URL_KINDS",
+]
 
 #: Words of a JSON-LD ``@type`` (lowercased) that name a page kind.
 JSON_LD_KINDS: Final[dict[str, frozenset[str]]] = {
@@ -82,10 +88,13 @@ _BLOCK_FEATURES: Final = (
     "linked_block_share", "mean_block_words", "log_long_blocks", "li_word_share",
     "cell_word_share", "heading_share", "text_start_position",
 )  # fmt: skip
-_DECLARED_FEATURES: Final = (
+#: The columns read from what a page declares about itself (JSON-LD, ``og:type``, the
+#: publication time), which pages of older or plainer sites lack.
+DECLARED_FEATURES: Final = (
     *(f"json_ld_{kind}" for kind in JSON_LD_KINDS),
-    "og_article", "og_product", "og_website", "published_meta", "h1_count",
+    "og_article", "og_product", "og_website", "published_meta",
 )  # fmt: skip
+_DECLARED_FEATURES: Final = (*DECLARED_FEATURES, "h1_count")
 _URL_FEATURES: Final = (
     "url_date", "url_depth", "url_slug_words", "url_numeric_id",
     *(f"url_{kind}" for kind in URL_KINDS),

@@ -122,7 +122,8 @@ def _tune(
     page_point = article
     if others:
         subset = [pages[i] for i in others]
-        page_point = tune_decoding(subset, [scores[i] for i in others], decoding_grid()).best
+        grid = decoding_grid(keep_comments=True)  # the page operating point keeps them
+        page_point = tune_decoding(subset, [scores[i] for i in others], grid).best
     results = score_decoding(pages, scores, article)
     metadata = {
         **decoding_metadata(article),

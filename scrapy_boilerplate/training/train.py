@@ -17,7 +17,7 @@ from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
 from ..filters.conventions import NewsConventionsFilter
-from ..filters.regions import CommentRegionFilter, DropHeadlineFilter
+from ..filters.regions import CommentRegionFilter, DropHeadlineFilter, KeepCommentsFilter
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
 from ..output.text import article_text
@@ -62,12 +62,14 @@ RULE_COLUMN = feature_names().index("rule_article")
 @dataclass(frozen=True)
 class Decoding:
     """How scores become decisions: a threshold, gap filling, then (when ``group`` is set) the
-    main-region rule (see :mod:`..filters.scores`)."""
+    main-region rule (see :mod:`..filters.scores`); ``keep_comments`` puts reader comments back
+    into the text (as the ``page`` operating point does)."""
 
     threshold: float = 0.5
     gap_score: float = 0.2
     max_gap: int = 3
     group: ScoreGroupFilter | None = None
+    keep_comments: bool = False
 
 
 #: A block's row weight is ``1 + words ** WEIGHT_POWER`` (chosen by CV: 0.5 and 1 score lower).
@@ -119,7 +121,8 @@ def out_of_fold_scores(
 def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     """The article text the decoding keeps from ``page``'s blocks with ``scores`` (as the
     ``article`` chain does: threshold, else the rule chain's decisions; gap filling; comments
-    and news boilerplate lines out; the main region; the headline out)."""
+    and news boilerplate lines out; the main region; the headline out; the comments back in when
+    the decoding keeps them)."""
     doc = TextDocument(blocks=blocks_from_rows(page.blocks))
     for block, score in zip(doc.blocks, scores, strict=True):
         block.score = score
@@ -138,6 +141,8 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     if decoding.group is not None:
         decoding.group(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)
+    if decoding.keep_comments:
+        KeepCommentsFilter()(doc)
     return article_text(doc.blocks)
 
 
@@ -188,10 +193,10 @@ GAP_SCORES = (0.1, 0.2)
 GROUPS = (None, ScoreGroupFilter())
 
 
-def decoding_grid() -> list[Decoding]:
-    """Every decoding :func:`tune_decoding` tries."""
+def decoding_grid(*, keep_comments: bool = False) -> list[Decoding]:
+    """Every decoding :func:`tune_decoding` tries (with ``keep_comments`` as given)."""
     return [
-        Decoding(threshold, min(gap, threshold), group=group)
+        Decoding(threshold, min(gap, threshold), group=group, keep_comments=keep_comments)
         for group in GROUPS
         for threshold in THRESHOLDS
         for gap in GAP_SCORES
