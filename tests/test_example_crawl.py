@@ -57,6 +57,7 @@ def test_the_page_metadata_is_stored(crawled: tuple[Path, DemoResult, DemoResult
     assert (ledger.language, courier.language) == ("en-GB", "en")  # <html lang>
     assert courier.description and all(a.canonical_url for a in articles)
     assert first.metadata_counts["canonical_url"] == first.stored_articles
+    assert sum(first.page_type_counts.values()) == first.stored_articles  # every page typed
     assert f"Database:        SQLite {directory}" in first.summary()
     assert "Spooled:         0 item(s) in this run; 0 waiting" in first.summary()
 
@@ -83,6 +84,20 @@ def test_demo_into_postgresql_reports_and_scores_it(tmp_path: Path) -> None:
         assert not (tmp_path / "unused.sqlite3").exists()
 
 
+def test_keep_page_types_drops_the_other_pages_and_counts_them(
+    crawled: tuple[Path, DemoResult, DemoResult], tmp_path: Path
+) -> None:
+    _, first, _ = crawled
+    result = run_demo(tmp_path / "listings.sqlite3", settings=["NEWSROOM_KEEP_PAGE_TYPES=listing"])
+    assert result.returncode == 0
+    listings = first.page_type_counts.get("listing", 0)
+    assert result.stored_articles == listings < first.stored_articles
+    assert result.log_path is not None
+    log = result.log_path.read_text()
+    assert f"'newsroom/page_type/dropped': {first.stored_articles - listings}," in log
+    assert "is not in NEWSROOM_KEEP_PAGE_TYPES (listing)" in log
+
+
 def test_second_crawl_creates_no_duplicates(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
     directory, first, second = crawled
     assert second.returncode == 0
@@ -105,6 +120,7 @@ def test_feed_export_holds_the_same_items(crawled: tuple[Path, DemoResult, DemoR
     items = [json.loads(line) for line in (directory / "items.jsonl").read_text().splitlines()]
     assert len(items) == first.stored_articles
     assert all(item["article_text"] and item["extractor"] for item in items)
+    assert all(item["article_page_type"] for item in items)
 
 
 def test_changed_articles_get_a_new_version(tmp_path: Path) -> None:

@@ -39,9 +39,14 @@ def test_score_store_reads_the_store_with_its_metadata(tmp_path: Path) -> None:
                 fetched_at=T0 + timedelta(hours=2 * n),
                 published="2024-05-30" if n else None,
                 authors=("Ada Byron",),
+                page_type="article" if n else None,
             )
         )
-    store.upsert(ArticleRecord(url="http://n.test/listing", title=None, text="x", fetched_at=T0))
+    store.upsert(
+        ArticleRecord(
+            url="http://n.test/listing", title=None, text="x", fetched_at=T0, page_type="listing"
+        )
+    )
     result = score_store(store, TRUTH, since=T0 + timedelta(hours=1))
     assert result.database == f"SQLite {tmp_path}/a.sqlite3"
     assert (result.stored_articles, result.inserted, result.updated) == (2, 1, 0)
@@ -52,6 +57,9 @@ def test_score_store_reads_the_store_with_its_metadata(tmp_path: Path) -> None:
     summary = result.summary()
     assert f"Database:        SQLite {tmp_path}/a.sqlite3" in summary
     assert "published 1, modified 0, authors 2" in summary and "(of 2)" in summary
+    assert result.page_type_counts == {"article": 1}  # the listing is no article of the truth
+    assert "Page types:      article 1 (of 2)" in summary
+    assert "Page types:      none" in score_store(store, {}).summary()
 
 
 def test_summary_reports_the_spool(tmp_path: Path) -> None:

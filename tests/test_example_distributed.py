@@ -239,12 +239,14 @@ def test_seeds_are_plain_requests_through_the_dupe_filter(redis_url: str) -> Non
 
 def test_distributed_settings_use_scrapy_redis() -> None:
     pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed")
+    from newsroom import settings as base
     from newsroom import settings_distributed as settings
 
     assert settings.SCHEDULER == "newsroom.distributed.scheduler.LeasedScheduler"
     assert settings.DUPEFILTER_CLASS == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert settings.SCHEDULER_PERSIST is True
-    assert settings.ITEM_PIPELINES == {"newsroom.pipelines.ArticleStoragePipeline": 300}
+    assert settings.ITEM_PIPELINES == base.ITEM_PIPELINES  # page-type filter, then storage
+    assert settings.ITEM_PIPELINES["newsroom.pipelines.ArticleStoragePipeline"] == 300
     assert "newsroom.distributed.spider" in settings.SPIDER_MODULES
     assert settings.BOILERPLATE_SITE_STATE_URL
 

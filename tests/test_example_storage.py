@@ -59,6 +59,7 @@ METADATA = {
     "language": "en-GB",
     "description": "The council voted.",
     "image": "http://www.news.test/img/1.jpg",
+    "page_type": "article",
 }
 
 
@@ -207,8 +208,9 @@ OLD_ROW = (
 )
 
 
-def _old_database(store: ArticleStore) -> None:
-    """Make ``store``'s database look like one the first schema created, with one article."""
+def _old_database(store: ArticleStore, added: tuple[tuple[str, str], ...] = ()) -> None:
+    """Make ``store``'s database look like one the first schema created, with one article, and
+    then the ``added`` columns (e.g. the metadata columns of a release before the page type)."""
     old = record()
     now = T0.isoformat()
     if isinstance(store, SQLiteStore):
@@ -225,6 +227,8 @@ def _old_database(store: ArticleStore) -> None:
     conn.execute(OLD_ARTICLES.format(**types))
     values = (old.url, old.canonical_url, old.domain, old.title, old.text, old.content_hash)
     conn.execute(OLD_ROW.replace("?", store.mark), (*values, now, now, now))
+    for name, kind in added:
+        conn.execute(f"ALTER TABLE articles ADD COLUMN {name} {kind.format(json=types['json'])}")
     conn.close()
 
 
@@ -243,6 +247,20 @@ def test_old_database_gets_the_new_columns_and_keeps_its_rows(store: ArticleStor
     (stored,) = store.articles()
     assert (stored.version, stored.authors) == (1, METADATA["authors"])
     assert store._add_missing_columns(store._conn) == []  # once only
+
+
+def test_database_of_the_release_before_page_types_gets_the_column(store: ArticleStore) -> None:
+    store.close()
+    before = tuple(column for column in ADDED_COLUMNS if column[0] != "page_type")
+    assert len(before) == len(ADDED_COLUMNS) - 1
+    _old_database(store, before)
+    (kept,) = store.articles()  # opening adds page_type
+    assert (kept.text, kept.page_type) == (record().text, None)
+    assert store.upsert(record(hours=1, page_type="listing")) is Outcome.UNCHANGED
+    assert store.upsert(record(hours=2)) is Outcome.UNCHANGED  # no page type: the stored one stays
+    (stored,) = store.articles()
+    assert (stored.version, stored.page_type) == (1, "listing")
+    assert store._add_missing_columns(store._conn) == []
 
 
 def test_migrated_and_new_databases_have_the_same_columns(tmp_path: Path) -> None:
@@ -274,7 +292,12 @@ def test_record_from_item_needs_url_and_text() -> None:
     )
     made = record_from_item(item)
     assert made is not None and made.fetched_at == T0 and made.title == "T"
-    assert (made.published, made.authors, made.canonical_url) == (None, (), None)
+    assert (made.published, made.authors, made.canonical_url, made.page_type) == (
+        None,
+        (),
+        None,
+        None,
+    )
     assert record_from_item(ArticleItem(url="http://www.news.test/a/1", article_text="  ")) is None
     assert record_from_item(ArticleItem(article_text="Text.")) is None
 
@@ -382,6 +405,7 @@ def test_record_from_item_reads_the_metadata_fields() -> None:
         article_canonical_url="http://www.news.test/c/1",
         article_description="  ",
         article_image="http://www.news.test/1.jpg",
+        article_page_type="listing",
     )
     made = record_from_item(item)
     assert made is not None
@@ -396,6 +420,7 @@ def test_record_from_item_reads_the_metadata_fields() -> None:
         None,
         "http://www.news.test/1.jpg",
     )
+    assert made.page_type == "listing"
 
 
 def test_spooled_record_round_trips(tmp_path: Path) -> None:
@@ -417,6 +442,6 @@ def test_record_spooled_before_the_metadata_still_reads() -> None:
         "fetched_at": T0.isoformat(),
     }
     made = ArticleRecord.from_json(old_line)
-    assert (made.published, made.authors, made.image) == (None, (), None)
+    assert (made.published, made.authors, made.image, made.page_type) == (None, (), None, None)
     with pytest.raises(TypeError):
         ArticleRecord.from_json({**old_line, "authors": "Ada Byron"})

@@ -7,9 +7,9 @@ Steps: write the three demo sites to a temporary directory, start the local serv
 ``scrapy crawl`` in a subprocess with the server as its HTTP proxy (so the sites keep their
 own host names), stop the server, then read the database the crawl wrote (through the storage
 layer: SQLite or PostgreSQL) and the spool, and print a summary: the database, pages crawled,
-articles stored, metadata stored, mean token F1 of the stored text against the generator's
-truth, items spooled. Running it again re-crawls into the same database: rows are updated,
-never duplicated.
+articles stored, metadata and page types stored, mean token F1 of the stored text against the
+generator's truth, items spooled. Running it again re-crawls into the same database: rows are
+updated, never duplicated.
 
 The database is, first that applies: ``database_url`` (``--database-url``, default the
 ``DATABASE_URL`` environment variable), a ``DATABASE_URL=...`` in ``settings`` (``-s``), the
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -84,6 +85,8 @@ class DemoResult:
     database_error: str | None = None
     #: Articles (of the truth) with each metadata value stored, by :data:`METADATA_LABELS` key.
     metadata_counts: dict[str, int] = field(default_factory=dict)
+    #: Articles (of the truth) stored with each page type (none without a page type).
+    page_type_counts: dict[str, int] = field(default_factory=dict)
     spool_path: Path | None = None
     #: Items spooled during this run (the database was unavailable), and lines in the spool now.
     spooled: int = 0
@@ -118,6 +121,7 @@ class DemoResult:
             f"Articles stored: {self.stored_articles} of {self.truth_articles} article pages "
             f"({self.inserted} new, {self.updated} changed in this run)",
             f"Metadata stored: {self.metadata_line()}",
+            f"Page types:      {self.page_type_line()}",
             f"Mean article-text token F1 vs truth: {self.mean_f1:.3f} (over the stored articles)",
         ]
         lines += [f"    {name}: {f1:.3f}" for name, f1 in self.mean_f1_by_site().items()]
@@ -136,6 +140,14 @@ class DemoResult:
         counts = ", ".join(
             f"{label} {self.metadata_counts.get(key, 0)}" for key, label in METADATA_LABELS.items()
         )
+        return f"{counts} (of {self.stored_articles})"
+
+    def page_type_line(self) -> str:
+        """How many stored articles have each page type, most frequent first."""
+        if not self.page_type_counts:
+            return "none"
+        by_count = Counter(self.page_type_counts).most_common()
+        counts = ", ".join(f"{name} {count}" for name, count in by_count)
         return f"{counts} (of {self.stored_articles})"
 
     def spool_line(self) -> str:
@@ -198,6 +210,7 @@ def score_store(
         f1_by_url={a.url: token_f1(a.text, truth[a.url]["text"]).f1 for a in scored},
         database=store.description,
         metadata_counts={key: sum(1 for a in scored if _has(a, key)) for key in METADATA_LABELS},
+        page_type_counts=dict(Counter(a.page_type for a in scored if a.page_type)),
     )
 
 

@@ -3,7 +3,8 @@
 The spiders set the page facts (``url``, ``fetched_at``, ``extractor``, ``extractor_options``,
 and a date the sitemap or feed gave when the page itself has none); the scrapy-boilerplate
 add-on fills the article and its metadata: ``article_text``, ``article_title`` and the
-``article_*`` metadata fields (the add-on's default field names, ``BOILERPLATE_FIELD_NAMES``).
+``article_*`` metadata fields (the add-on's default field names, ``BOILERPLATE_FIELD_NAMES``),
+and ``article_page_type`` (``BOILERPLATE_PAGE_TYPE_FIELD``).
 The add-on fills the item because its ``url`` names the page (``BOILERPLATE_ITEM_POLICY``
 ``"url"``) and keeps every value the spider set.
 """
@@ -28,5 +29,7 @@ class ArticleItem(scrapy.Item):
     article_canonical_url = scrapy.Field()  # absolute URL
     article_description = scrapy.Field()
     article_image = scrapy.Field()  # absolute URL of the main image
+    # The page type the extractor gave (absent when the extractor does not classify pages):
+    article_page_type = scrapy.Field()  # article, listing, forum, product, collection, ...
     extractor = scrapy.Field()
     extractor_options = scrapy.Field()

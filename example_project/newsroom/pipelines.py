@@ -1,6 +1,10 @@
-"""The storage pipeline: every article item goes to the database, or to the spool.
+"""The pipelines: the page-type filter, then storage (every article item goes to the database,
+or to the spool).
 
-Settings (all optional):
+Page-type filter: ``NEWSROOM_KEEP_PAGE_TYPES`` lists the page types to keep (see
+:class:`PageTypeFilterPipeline`); None or empty (the default) keeps every item.
+
+Storage settings (all optional):
 
 * ``DATABASE_URL``: ``sqlite:///data/articles.sqlite3`` (default; relative to the project
   directory) or ``postgresql://user:password@host:5432/dbname``. The environment variable
@@ -25,19 +29,31 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy import Spider
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import threads
 from twisted.python.threadpool import ThreadPool
 
+from scrapy_boilerplate.classifiers.page_type import PAGE_TYPES
+
 from .storage import SPOOLED, ArticleRecord, ResilientWriter, Spool, open_store
 
-__all__ = ["ArticleStoragePipeline", "PROJECT_DIR", "record_from_item"]
+__all__ = [
+    "ArticleStoragePipeline",
+    "PAGE_TYPE_FIELD",
+    "PROJECT_DIR",
+    "PageTypeFilterPipeline",
+    "record_from_item",
+]
 
 logger = logging.getLogger(__name__)
 
 #: The project directory (holding scrapy.cfg): relative paths in the settings start here.
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 STATS_PREFIX = "newsroom/storage"
+#: The item field the add-on fills with the page type (``BOILERPLATE_PAGE_TYPE_FIELD = True``).
+PAGE_TYPE_FIELD = "article_page_type"
+PAGE_TYPE_STATS_PREFIX = "newsroom/page_type"
 
 
 def record_from_item(item: Any) -> ArticleRecord | None:
@@ -64,6 +80,7 @@ def record_from_item(item: Any) -> ArticleRecord | None:
         language=_text(adapter.get("article_language")),
         description=_text(adapter.get("article_description")),
         image=_text(adapter.get("article_image")),
+        page_type=_text(adapter.get(PAGE_TYPE_FIELD)),
     )
 
 
@@ -88,6 +105,55 @@ def _fetched_at(value: Any) -> datetime:
     if fetched is None:
         return datetime.now(timezone.utc)
     return fetched if fetched.tzinfo else fetched.replace(tzinfo=timezone.utc)
+
+
+class PageTypeFilterPipeline:
+    """Drop the items whose page type is not one of ``NEWSROOM_KEEP_PAGE_TYPES``.
+
+    The setting lists page types (``["article"]``; ``-s NEWSROOM_KEEP_PAGE_TYPES=article,forum``
+    on the command line); None or empty disables the filter. An unknown page type is a
+    ``ValueError`` when the crawl starts. An item without a page type (an extractor that does
+    not classify pages, or ``BOILERPLATE_PAGE_TYPE_FIELD`` off) is always kept. Each drop is
+    logged (Scrapy's "Dropped:" line, at INFO) and counted in ``newsroom/page_type/dropped`` and
+    ``newsroom/page_type/dropped/<page type>``.
+    """
+
+    def __init__(self, crawler: Crawler, keep: frozenset[str]) -> None:
+        self.crawler = crawler
+        self.keep = keep
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageTypeFilterPipeline:
+        names = crawler.settings.getlist("NEWSROOM_KEEP_PAGE_TYPES")
+        keep = frozenset(name.strip() for name in names if name.strip())
+        if not keep:
+            raise NotConfigured("NEWSROOM_KEEP_PAGE_TYPES is empty: every page type is kept")
+        unknown = sorted(keep.difference(PAGE_TYPES))
+        if unknown:
+            raise ValueError(
+                f"NEWSROOM_KEEP_PAGE_TYPES: unknown page type(s) {', '.join(unknown)}; "
+                f"the page types are {', '.join(PAGE_TYPES)}"
+            )
+        if not crawler.settings.get("BOILERPLATE_PAGE_TYPE_FIELD"):
+            logger.warning(
+                "NEWSROOM_KEEP_PAGE_TYPES is set but BOILERPLATE_PAGE_TYPE_FIELD is off: "
+                "items carry no page type and none is dropped"
+            )
+        return cls(crawler, keep)
+
+    def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        page_type = _text(ItemAdapter(item).get(PAGE_TYPE_FIELD))
+        if page_type is None or page_type in self.keep:
+            return item
+        stats = self.crawler.stats
+        if stats is not None:
+            stats.inc_value(f"{PAGE_TYPE_STATS_PREFIX}/dropped")
+            stats.inc_value(f"{PAGE_TYPE_STATS_PREFIX}/dropped/{page_type}")
+        raise DropItem(
+            f"page type {page_type!r} is not in NEWSROOM_KEEP_PAGE_TYPES "
+            f"({', '.join(sorted(self.keep))})",
+            log_level="INFO",
+        )
 
 
 class ArticleStoragePipeline:

@@ -6,11 +6,11 @@ again only moves ``last_fetched``; new content bumps ``version`` and adds a hist
 record older than the stored row with other content (a late spool replay) only goes to history.
 Driver errors surface as :class:`StoreError` and drop the connection, so the next call reconnects.
 
-Metadata (published, modified, authors, language, canonical URL, description, image) is not
-content: it takes no part in "changed" detection (the content hash covers title and text only),
-so it never makes a version. Every write that is not stale merges it into the row: a value the
-record has replaces the stored one, a value it lacks (None, no authors) keeps the stored one.
-History rows hold content only.
+Metadata (published, modified, authors, language, canonical URL, description, image) and the
+page type are not content: they take no part in "changed" detection (the content hash covers
+title and text only), so they never make a version. Every write that is not stale merges them
+into the row: a value the record has replaces the stored one, a value it lacks (None, no
+authors) keeps the stored one. History rows hold content only.
 
 Databases created before a column existed get it when a store opens them
 (:data:`ADDED_COLUMNS`, ``ALTER TABLE ... ADD COLUMN``): nothing is dropped or rewritten.
@@ -51,6 +51,7 @@ ADDED_COLUMNS: tuple[tuple[str, str], ...] = (
     ("language", "TEXT"),
     ("description", "TEXT"),
     ("image", "TEXT"),
+    ("page_type", "TEXT"),
 )
 #: Metadata columns merged on every write that is not stale (see the module docstring).
 _MERGED = ("canonical_url", *(name for name, _ in ADDED_COLUMNS))
@@ -157,6 +158,7 @@ class StoredArticle:
     language: str | None
     description: str | None
     image: str | None
+    page_type: str | None
 
 
 class ArticleStore(ABC):
@@ -265,6 +267,7 @@ class ArticleStore(ABC):
                     record.language,
                     record.description,
                     record.image,
+                    record.page_type,
                 )
                 article_id = self._insert_returning_id(
                     conn,
@@ -359,6 +362,7 @@ class ArticleStore(ABC):
             "language": record.language,
             "description": record.description,
             "image": record.image,
+            "page_type": record.page_type,
         }
         return tuple(values[name] for name in _MERGED)
 
@@ -410,7 +414,7 @@ class ArticleStore(ABC):
         """Every stored article, by URL (raises :class:`StoreError` if unreachable)."""
         rows = self._read(
             "SELECT url, title, article_text, version, first_seen, last_fetched, last_changed, "
-            "canonical_url, published, modified, authors, language, description, image "
+            "canonical_url, published, modified, authors, language, description, image, page_type "
             "FROM articles ORDER BY url"
         )
         return [self._stored_article(tuple(row)) for row in rows]
@@ -432,6 +436,7 @@ class ArticleStore(ABC):
             language=row[11],
             description=row[12],
             image=row[13],
+            page_type=row[14],
         )
 
     def _read(self, sql: str) -> list[Any]:

@@ -36,7 +36,9 @@ class ArticleRecord:
     strings when the page's value reads as a date (``2024-05-30`` or
     ``2024-05-30T18:00:00+00:00``), else the value as found; ``authors`` are names in page order;
     ``language`` a BCP 47 tag; ``canonical_url`` and ``image`` absolute URLs. None (or no
-    authors) when the page lacks the value.
+    authors) when the page lacks the value. ``page_type`` is the page type the extractor gave
+    (``article``, ``listing``, ``forum``, ``product``, ``collection``, ``documentation`` or
+    ``service``); None when the extractor does not classify pages.
     """
 
     url: str
@@ -52,6 +54,7 @@ class ArticleRecord:
     language: str | None = None
     description: str | None = None
     image: str | None = None
+    page_type: str | None = None
 
     @property
     def domain(self) -> str:
@@ -79,7 +82,7 @@ class ArticleRecord:
     def from_json(cls, data: dict[str, Any]) -> ArticleRecord:
         """Inverse of :meth:`to_json`; KeyError, ValueError or TypeError if malformed.
 
-        Lines spooled before the metadata existed read with no metadata.
+        Lines spooled before the metadata (or the page type) existed read without it.
         """
         fetched = datetime.fromisoformat(data["fetched_at"])
         authors = data.get("authors") or []
@@ -99,4 +102,5 @@ class ArticleRecord:
             language=data.get("language"),
             description=data.get("description"),
             image=data.get("image"),
+            page_type=data.get("page_type"),
         )
