@@ -29,7 +29,8 @@ class ExtractionResult:
     paragraph, in page order; "" when none, or when the extractor does not look for them).
     ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
     :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
-    that learns site templates), else None.
+    that learns site templates), else None; ``site_template_drops`` counts the blocks the
+    site templates the context carried left out of the text.
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -47,6 +48,7 @@ class ExtractionResult:
     markdown: str | None = None
     site_fingerprint: bytes | None = None
     comments: str = ""
+    site_template_drops: int = 0
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
