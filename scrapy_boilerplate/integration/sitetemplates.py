@@ -41,7 +41,7 @@ logger = logging.getLogger("scrapy_boilerplate")
 
 #: The settings of site-template learning and their defaults.
 SITE_DEFAULTS: dict[str, Any] = {
-    "BOILERPLATE_SITE_TEMPLATES": False,
+    "BOILERPLATE_SITE_TEMPLATES": True,
     "BOILERPLATE_SITE_STORE": "",
     "BOILERPLATE_SITE_MIN_PAGES": 4,
     "BOILERPLATE_SITE_MAX_PAGES": 200,
@@ -95,12 +95,22 @@ class SiteTemplateLearning:
             store, LearningConfig(min_pages=min_pages, max_pages=max_pages)
         )
         crawler.signals.connect(self.close, signal=signals.spider_closed)
+        logger.info(
+            "scrapy-boilerplate: site templates on (each site's repeated blocks learnt from its"
+            " first %d pages), state in %s; BOILERPLATE_SITE_TEMPLATES = False turns them off",
+            min_pages,
+            _shown(self.location),
+            extra={"crawler": crawler},
+        )
 
     @classmethod
     def of(cls, crawler: Crawler) -> SiteTemplateLearning | None:
-        """The crawler's learner, made on first use; None unless BOILERPLATE_SITE_TEMPLATES."""
+        """The crawler's learner, made on first use (at the latest); None when
+        BOILERPLATE_SITE_TEMPLATES is off."""
         if crawler not in _LEARNINGS:
-            enabled = crawler.settings.getbool("BOILERPLATE_SITE_TEMPLATES", False)
+            enabled = crawler.settings.getbool(
+                "BOILERPLATE_SITE_TEMPLATES", SITE_DEFAULTS["BOILERPLATE_SITE_TEMPLATES"]
+            )
             _LEARNINGS[crawler] = cls(crawler) if enabled else None
         return _LEARNINGS[crawler]
 
@@ -126,9 +136,14 @@ class SiteTemplateLearning:
         return _with_site_templates(extractor), ExtractionContext(site_key(url), data)
 
     def learned(self, url: str | None, result: ExtractionResult | None) -> None:
-        """Count the node hashes ``result`` carries for its site."""
+        """Count the node hashes ``result`` carries for its site, and the blocks its site's
+        templates left out."""
         learner = self.learner
-        if learner is None or result is None or result.site_fingerprint is None:
+        if learner is None or result is None:
+            return
+        if result.site_template_drops:
+            self._inc("blocks_dropped", result.site_template_drops)
+        if result.site_fingerprint is None:
             return
         self._inc("fingerprint_bytes", len(result.site_fingerprint))
         try:
@@ -175,6 +190,14 @@ class SiteTemplateLearning:
             return
         self._sync_counters()
         self.learner = None
+
+
+def _shown(location: str) -> str:
+    """``location`` for the log: a URL without its user and password."""
+    scheme, sep, rest = location.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return location
+    return f"{scheme}://{rest.split('@', 1)[1]}"
 
 
 @functools.lru_cache(maxsize=64)
