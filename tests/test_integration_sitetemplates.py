@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 import pytest_twisted
 from integration_support import base_settings, crawl, serve
+from scrapy.utils.test import get_crawler
 from site_pages import PROMO, RELATED, page, related_page
 
-from scrapy_boilerplate.integration.sitetemplates import STORE_FILE_NAME
+from scrapy_boilerplate.integration.sitetemplates import STORE_FILE_NAME, store_location
 from scrapy_boilerplate.site.store import SQLiteStore
 
 Crawl = Generator[Any, Any, None]
@@ -162,3 +163,16 @@ def test_a_store_that_cannot_open_stops_learning_not_the_crawl(
     stats = result.boilerplate_stats()
     assert stats["boilerplate/site/errors"] == 1
     assert stats["boilerplate/responses/processed"] == 3
+
+
+def test_the_default_store_is_a_file_in_dot_scrapy_without_jobdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no project here: .scrapy in the current folder
+    location = Path(store_location(get_crawler(settings_dict={})))
+    assert location.name == STORE_FILE_NAME and location.parent.name == ".scrapy"
+    assert location.parent.is_dir() and not location.exists()
+    store = SQLiteStore(location)  # opens: the path is not taken by a folder
+    store.close()
+    jobdir = get_crawler(settings_dict={"JOBDIR": str(tmp_path / "job")})
+    assert store_location(jobdir) == str(tmp_path / "job" / STORE_FILE_NAME)

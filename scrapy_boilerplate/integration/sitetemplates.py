@@ -67,7 +67,8 @@ def store_location(crawler: Crawler) -> str:
     jobdir = crawler.settings.get("JOBDIR")
     if jobdir:
         return str(Path(jobdir) / STORE_FILE_NAME)
-    return str(data_path(STORE_FILE_NAME, createdir=True))
+    # data_path(name, createdir=True) would make ``name`` itself a folder: make .scrapy only
+    return str(Path(data_path("", createdir=True)) / STORE_FILE_NAME)
 
 
 class SiteTemplateLearning:
