@@ -154,7 +154,7 @@ def _first_content_element(doc: TextDocument) -> Element | None:
 
 
 def _template_drops(doc: TextDocument, context: ExtractionContext | None) -> int:
-    """Blocks the site templates in ``context`` left out (0 when it carries none)."""
+    """Blocks inside the site templates of ``context`` that are not content (0 without)."""
     if context is None or templates_of(context) is None:
         return 0
     return dropped_by_templates(doc.blocks)
