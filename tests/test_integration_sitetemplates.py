@@ -144,6 +144,18 @@ def test_a_setting_turns_it_off(news_site: str) -> Crawl:
 
 
 @pytest_twisted.inlineCallbacks
+def test_pages_of_an_extractor_without_the_option_are_not_hashed(news_site: str) -> Crawl:
+    urls = [f"{news_site}related/{n}.html" for n in range(6)]
+    result = yield crawl(
+        base_settings(BOILERPLATE_EXTRACTOR="numwords", BOILERPLATE_PROCESSES=0), urls=urls
+    )
+    stats = result.boilerplate_stats()
+    assert stats["boilerplate/responses/processed"] == 6
+    assert not any(key.startswith("boilerplate/site/") for key in stats)
+    assert all(article.site_fingerprint is None for article in result.spider.articles.values())
+
+
+@pytest_twisted.inlineCallbacks
 def test_a_store_that_cannot_open_stops_learning_not_the_crawl(
     news_site: str, tmp_path: Path
 ) -> Crawl:

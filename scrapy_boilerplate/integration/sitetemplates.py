@@ -119,11 +119,12 @@ class SiteTemplateLearning:
     def prepare(
         self, extractor: Extractor, url: str | None
     ) -> tuple[Extractor, ExtractionContext | None]:
-        """The extractor (with ``site_templates`` on, if it has the option) and the context to
-        extract the page at ``url`` with."""
+        """The extractor (with ``site_templates`` on) and the context to extract the page at
+        ``url`` with; an extractor without that option as it is, without context (its pages
+        are not learnt from)."""
         learner = self.learner
-        if learner is None:
-            return extractor, None
+        if learner is None or _OPTION not in extractor.options:
+            return extractor, None  # an extractor that cannot use templates pays no hashing
         try:
             data = learner.site_data(url)
         except Exception as exc:
