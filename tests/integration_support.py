@@ -172,6 +172,9 @@ def base_settings(**overrides: Any) -> dict[str, Any]:
         "ROBOTSTXT_OBEY": False,
         "LOG_LEVEL": "WARNING",
         "ADDONS": {"scrapy_boilerplate.Addon": 300},
+        # site templates are on by default: keep each test crawl's site states to itself
+        # (the default store is a file in .scrapy, and every test site is 127.0.0.1)
+        "BOILERPLATE_SITE_STORE": "memory",
     }
     settings.update(overrides)
     return settings

@@ -33,6 +33,26 @@ def story(number: int, part: int = 0) -> str:
     return f"Report {chr(65 + number)}{chr(65 + part)}: " + " ".join(pick(WORDS) for _ in range(58))
 
 
+#: A related-links line inside the article body, the same on every page: the learned
+#: ``article`` keeps it (a moderate score) until the site's template drops it.
+RELATED = "More from the newsroom: council budget vote delayed again, school buses late again"
+_RELATED_HTML = (
+    '<p class="more">More from the newsroom: <a href="/a">council budget vote delayed again</a>,'
+    ' <a href="/b">school buses late again</a></p>'
+)
+
+
+def related_page(number: int) -> str:
+    """A story page with :data:`RELATED` after the story (no promo)."""
+    return (
+        "<html><head><title>Story</title></head><body>"
+        '<div id="nav"><a href="/">Home</a> <a href="/world/">World</a></div>'
+        f'<div id="main"><div class="body"><h1>Headline {chr(65 + number)}</h1>'
+        f"<p>{story(number)}</p><p>{story(number, 1)}</p>{_RELATED_HTML}</div></div>"
+        "</body></html>"
+    )
+
+
 def page(number: int) -> str:
     return (
         "<html><head><title>Story</title></head><body>"

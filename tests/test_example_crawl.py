@@ -101,18 +101,40 @@ def test_keep_page_types_drops_the_other_pages_and_counts_them(
 def test_second_crawl_creates_no_duplicates(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
     directory, first, second = crawled
     assert second.returncode == 0
-    assert (second.inserted, second.updated) == (0, 0)
+    assert second.inserted == 0
     conn = sqlite3.connect(directory / "articles.sqlite3")
-    assert conn.execute("SELECT COUNT(*), MAX(version) FROM articles").fetchone() == (
-        first.stored_articles,
-        1,
-    )
+    count, newest = conn.execute("SELECT COUNT(*), MAX(version) FROM articles").fetchone()
+    assert count == first.stored_articles and newest <= 2
     assert conn.execute("SELECT COUNT(*) FROM article_versions").fetchone() == (
-        first.stored_articles,
+        first.stored_articles + second.updated,
     )
     assert conn.execute(
         "SELECT COUNT(*) FROM articles WHERE last_fetched > first_seen"
     ).fetchone() == (first.stored_articles,)
+    # the only updates: pages the first crawl extracted before their site's templates were
+    # known lose the repeated blocks the second crawl (starting warm) leaves out
+    assert second.updated == len(only_lines_removed(conn))
+
+
+def only_lines_removed(conn: sqlite3.Connection, skip: frozenset[str] = frozenset()) -> list[str]:
+    """URLs of the articles at version 2 (but ``skip``) whose second text is their first minus
+    some lines (asserted for every such article)."""
+    urls = []
+    for url, article_id in conn.execute("SELECT url, id FROM articles WHERE version = 2"):
+        if url in skip:
+            continue
+        old, new = (
+            text
+            for (text,) in conn.execute(
+                "SELECT article_text FROM article_versions WHERE article_id = ? ORDER BY version",
+                (article_id,),
+            )
+        )
+        old_lines = [line for line in old.splitlines() if line.strip()]
+        kept = [line for line in new.splitlines() if line.strip()]
+        assert len(kept) < len(old_lines) and all(line in old_lines for line in kept), url
+        urls.append(url)
+    return urls
 
 
 def test_feed_export_holds_the_same_items(crawled: tuple[Path, DemoResult, DemoResult]) -> None:
@@ -132,13 +154,17 @@ def test_changed_articles_get_a_new_version(tmp_path: Path) -> None:
     assert result.returncode == 0 and changed
     conn = sqlite3.connect(db)
     bumped = sorted(url for (url,) in conn.execute("SELECT url FROM articles WHERE version = 2"))
-    assert bumped == changed
-    assert result.updated == len(changed) and result.inserted == 0
+    # besides the revised articles, pages extracted before their site's templates were known
+    # in the first crawl may lose repeated blocks (site templates, learnt and kept)
+    assert set(changed) <= set(bumped) and result.inserted == 0
+    cleaned = set(bumped) - set(changed)
+    assert cleaned == set(only_lines_removed(conn, frozenset(changed)))
+    assert result.updated == len(bumped)
     history = conn.execute(
         "SELECT COUNT(*) FROM article_versions v JOIN articles a ON a.id = v.article_id "
         "WHERE a.version = 2"
     ).fetchone()
-    assert history == (2 * len(changed),)
+    assert history == (2 * len(bumped),)
 
 
 def test_project_lists_its_spiders() -> None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pickle
 
-from site_pages import page, story
+from site_pages import RELATED, page, related_page, story
 
 from scrapy_boilerplate import ExtractionContext, extract
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
-from scrapy_boilerplate.site.filter import SiteTemplateElements, SiteTemplateFilter
+from scrapy_boilerplate.site.filter import (
+    SiteTemplateElements,
+    SiteTemplateFilter,
+    dropped_by_templates,
+)
 from scrapy_boilerplate.site.hashing import decode_hashes, hash_tree
 from scrapy_boilerplate.site.sitelevel import site_level
 from scrapy_boilerplate.site.templates import (
@@ -54,6 +58,11 @@ def test_article_learned_takes_the_option_too() -> None:
     ctx = context(site_templates())
     result = extract(page(20), extractor="article-learned", site_templates=True, context=ctx)
     promo = next(block for block in result.blocks if "Subscribe" in block.text)
+    assert not promo.is_content and L.SITE_TEMPLATE in promo.labels
+    hard = extract(
+        page(20), extractor="article-learned", site_templates=True, template_penalty=1, context=ctx
+    )
+    promo = next(block for block in hard.blocks if "Subscribe" in block.text)
     assert not promo.is_content and promo.score == 0.0
 
 
@@ -96,6 +105,57 @@ def test_filter_needs_every_element_of_a_block_inside_templates() -> None:
     nav = next(block for block in doc.blocks if "Home" in block.text)
     assert not nav.is_content and L.SITE_TEMPLATE in nav.labels
     assert not SiteTemplateFilter(frozenset())(doc)
+
+
+def test_a_scored_template_block_stays_when_its_score_minus_the_penalty_reaches_the_threshold() -> (
+    None
+):
+    templates = site_templates().hashes
+    doc = segment(parse_html(page(20)))
+    promo = next(block for block in doc.blocks if "Subscribe" in block.text)
+    nav = next(block for block in doc.blocks if "Home" in block.text)
+    for block in doc.blocks:
+        block.is_content, block.score = True, 0.9
+    nav.score = 0.7
+    assert SiteTemplateFilter(templates, penalty=0.55, threshold=0.25)(doc)
+    assert promo.is_content and promo.score == 0.9  # 0.9 - 0.55 >= 0.25: the model is sure
+    assert L.SITE_TEMPLATE in promo.labels and L.STRICTLY_NOT_CONTENT not in promo.labels
+    assert not nav.is_content and nav.score == 0.0 and L.STRICTLY_NOT_CONTENT in nav.labels
+    assert dropped_by_templates(doc.blocks) == 1
+    # penalty 1 drops every template block, and so does any penalty for unscored blocks
+    SiteTemplateFilter(templates, penalty=1.0, threshold=0.25)(doc)
+    assert not promo.is_content and dropped_by_templates(doc.blocks) == 2
+    unscored = segment(parse_html(page(20)))
+    for block in unscored.blocks:
+        block.is_content = True
+    SiteTemplateFilter(templates, penalty=0.0, threshold=0.25)(unscored)
+    assert not any(block.is_content for block in unscored.blocks if "Subscribe" in block.text)
+
+
+ABOUT = (
+    "The Daily Example is an independent newspaper founded in 1901 and owned by a trust of its "
+    "readers; letters to the editor are welcome and may be edited for length and clarity."
+)
+
+
+def about_page(number: int) -> str:
+    """:func:`site_pages.related_page` with a paragraph about the paper before the links."""
+    return related_page(number).replace('<p class="more">', f'<p>{ABOUT}</p><p class="more">')
+
+
+def test_article_keeps_a_template_paragraph_it_is_sure_of_and_drops_the_rest() -> None:
+    hashes = site_level(hash_tree(parse_html(about_page(n))) for n in range(10))
+    ctx = context(SiteTemplates.of(hashes, version=1, pages=10))
+    alone = extract(about_page(20), extractor="article")
+    assert ABOUT in alone.text and RELATED in alone.text
+    result = extract(about_page(20), extractor="article", site_templates=True, context=ctx)
+    assert ABOUT in result.text and RELATED not in result.text and story(20) in result.text
+    assert result.site_template_drops >= 1
+    dropped = extract(
+        about_page(20), extractor="article", site_templates=True, template_penalty=1, context=ctx
+    )
+    assert ABOUT not in dropped.text and story(20) in dropped.text
+    assert dropped.site_template_drops > result.site_template_drops
 
 
 def test_fingerprint_only_when_asked() -> None:

@@ -25,11 +25,13 @@ def test_templates_ship_after_min_pages_and_keep_their_version() -> None:
         assert learner.site_data(url) == {LEARN_KEY: True}
         assert not learner.learn(url, page_hashes(number))
     assert learner.learn(url, page_hashes(3))  # the 4th page: templates known
+    assert "sites_learnt" not in learner.counters  # none sent with a page yet
     data = learner.site_data(url)
     templates = data[SITE_TEMPLATES_KEY]
     assert isinstance(templates, SiteTemplates)
     assert templates.hashes == {1, 2, 3} and templates.version == 1 and templates.pages == 4
     assert learner.site_data(url)[SITE_TEMPLATES_KEY] is templates  # encoded once
+    assert learner.counters["sites_learnt"] == 1  # counted once per site
     assert learner.site_data("http://other.org/") == {LEARN_KEY: True}
     assert learner.site_data("data:,x") == {}
     assert not learner.learn(url, None)

@@ -27,8 +27,29 @@ def assert_site_state_pays(summary: Any) -> None:
     assert worst >= -0.005, f"{site} loses {worst:.4f}"
 
 
-# With the learned ``article`` the state does not pay on the demo sites (late pages -0.0007):
-# the model already drops what the sites repeat.
+def assert_gains_and_no_site_loses(summary: Any) -> None:
+    """The default's bar (``docs/benchmarks.md``): pages >= 5 gain with the state, no site's
+    late pages lose more than 0.005."""
+    assert summary.gain > 0, summary
+    site, worst = summary.worst_site
+    assert worst >= -0.005, f"{site} loses {worst:.4f}"
+
+
+def test_demo_sites_learned_article(replay: ModuleType) -> None:
+    """The learned ``article`` with its default template penalty: the recurring lead paragraph
+    the model is sure of stays (the hard drop lost it: northsidecourier -0.008)."""
+    assert_gains_and_no_site_loses(replay.summarise("demo", replay.demo_replay()))
+
+
+def test_l3s_sites_learned_article(replay: ModuleType) -> None:
+    if not (SHARED_DATASETS / "l3s-gn1").is_dir():
+        pytest.skip("shared dataset l3s-gn1 not present")
+    sites = replay.sites_of(load_pages(f"{SHARED_DATASETS / 'l3s-gn1'}#full-text"))
+    assert_gains_and_no_site_loses(replay.summarise("L3S-GN1", replay.run_replay(sites)))
+
+
+# The rule chain and ``page-template`` keep more of what sites repeat: there the state pays
+# by 0.01 or more.
 @pytest.mark.parametrize("extractor", ["article-rules", "page-template"])
 def test_demo_sites(replay: ModuleType, extractor: str) -> None:
     rows = replay.demo_replay(extractor=extractor)

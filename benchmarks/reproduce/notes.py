@@ -232,8 +232,9 @@ covered only if 85% of its text is template too).
 {sitelevel_precision}
 
 **Crawl replay.** Each site's *original* pages extracted in order by
-`article:site_templates=true` (blocks inside site templates dropped after the block
-classifier) and by `page-template:site_templates=true` (nodes inside site templates get a
+`article:site_templates=true` (the learned chain: blocks inside site templates dropped after
+the block classifier unless the model is sure of them, score minus `template_penalty` 0.55 still
+at its threshold) and by `page-template:site_templates=true` (nodes inside site templates get a
 templateness of at least 0.95 before the smoothing: the working specification's value, not
 tuned); page k carries the templates learnt from pages 1..k-1 once at least 4 pages were seen
 (so from page 5), as a crawl with `BOILERPLATE_SITE_TEMPLATES` does. Word-shingle F1

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapy_boilerplate import ExtractionContext, get_extractor
+from scrapy_boilerplate import ExtractionContext, Extractor, get_extractor
 from scrapy_boilerplate.evaluation.datasets import Page
 from scrapy_boilerplate.evaluation.l3s import L3SLabel, annotated_html, segment_annotated
 from scrapy_boilerplate.evaluation.metrics import (
@@ -163,9 +163,14 @@ def label_precision_markdown(results: list[LabelPrecision], sites: dict[str, lis
 class ReplayPage:
     site: str
     position: int  # 1-based
-    with_state: Counts
+    with_states: dict[str, Counts]  # per variant (extractor with site state)
     without_state: Counts
     templates: int  # template hashes the page was extracted with
+
+    @property
+    def with_state(self) -> Counts:
+        """The counts of the first variant."""
+        return next(iter(self.with_states.values()))
 
 
 def replay_site(
@@ -174,33 +179,37 @@ def replay_site(
     min_pages: int = MIN_PAGES,
     learn_from: Sequence[tuple[bytes, str | None]] = (),
     extractor: str = "article",
+    variants: Mapping[str, Extractor] | None = None,
 ) -> list[ReplayPage]:
     """Extract ``pages`` (html, url, gold) in order as a crawl with site templates does: each
     with the context the crawl's :class:`SiteTemplateLearner` gives it, whose state holds the
-    pages before it; ``learn_from`` pages (html, url) are met first and not scored."""
-    with_site = get_extractor(extractor, site_templates=True)
+    pages before it; ``learn_from`` pages (html, url) are met first and not scored.
+
+    ``variants`` (name -> extractor with the ``site_templates`` option on; default
+    ``extractor`` with it on) are each scored on every page; a page extracted without
+    templates scores the same as ``extractor`` alone (it is extracted once)."""
     plain = get_extractor(extractor)
+    with_site = variants or {"state": get_extractor(extractor, site_templates=True)}
     learner = SiteTemplateLearner(MemoryStore(), LearningConfig(min_pages=min_pages))
     rows: list[ReplayPage] = []
     scored = 0
     for html, url, gold in [(html, url, None) for html, url in learn_from] + list(pages):
         data = learner.site_data(url)
         context = ExtractionContext(site=site, site_data=data)
-        result = with_site.extract(html, url, context=context)
-        learner.learn(url, result.site_fingerprint)
+        alone = plain.extract(html, url, context=context)  # node hashes, no templates used
+        learner.learn(url, alone.site_fingerprint)
         if gold is None:
             continue
         scored += 1
         templates = data.get(SITE_TEMPLATES_KEY)
-        rows.append(
-            ReplayPage(
-                site,
-                scored,
-                shingle_counts(gold, result.text),
-                shingle_counts(gold, plain.extract(html, url).text),
-                len(templates) if templates is not None else 0,
-            )
-        )
+        without = shingle_counts(gold, alone.text)
+        states = {
+            name: without
+            if templates is None
+            else shingle_counts(gold, variant.extract(html, url, context=context).text)
+            for name, variant in with_site.items()
+        }
+        rows.append(ReplayPage(site, scored, states, without, len(templates) if templates else 0))
     return rows
 
 
@@ -219,25 +228,37 @@ def run_replay(
     return rows
 
 
-def demo_replay(min_pages: int = MIN_PAGES, extractor: str = "article") -> list[ReplayPage]:
-    """The replay on the example project's demo sites: each site's listing and static pages
-    first (a crawl meets them before the articles), then its article pages in order."""
+def demo_sites() -> tuple[
+    dict[str, list[tuple[bytes, str | None, str | None]]], dict[str, list[tuple[bytes, str | None]]]
+]:
+    """The example project's demo sites: per host, its article pages in order (html, url,
+    gold) and its listing and static pages (html, url), which a crawl meets first."""
     sys.path.insert(0, str(REPO / "example_project"))
     from demo_site.generator import build_pages
 
     pages, articles = build_pages()
     truth = {article.url: article.truth_text for article in articles}
-    rows: list[ReplayPage] = []
-    hosts = sorted({page.host for page in pages})
-    for host in hosts:
+    scored: dict[str, list[tuple[bytes, str | None, str | None]]] = {}
+    learnt: dict[str, list[tuple[bytes, str | None]]] = {}
+    for host in sorted({page.host for page in pages}):
         html_pages = [p for p in pages if p.host == host and p.content_type.startswith("text/html")]
-        others = [(p.body, f"http://{p.host}{p.path}") for p in html_pages if p.kind != "article"]
-        scored = [
+        learnt[host] = [
+            (p.body, f"http://{p.host}{p.path}") for p in html_pages if p.kind != "article"
+        ]
+        scored[host] = [
             (p.body, url, truth[url])
             for p in html_pages
             if p.kind == "article" and (url := f"http://{p.host}{p.path}") in truth
         ]
-        rows += replay_site(host, scored, min_pages, learn_from=others, extractor=extractor)
+    return scored, learnt
+
+
+def demo_replay(min_pages: int = MIN_PAGES, extractor: str = "article") -> list[ReplayPage]:
+    """The replay on the example project's demo sites (:func:`demo_sites`)."""
+    scored, learnt = demo_sites()
+    rows: list[ReplayPage] = []
+    for host, pages in scored.items():
+        rows += replay_site(host, pages, min_pages, learn_from=learnt[host], extractor=extractor)
     return rows
 
 
@@ -271,24 +292,38 @@ class ReplaySummary:
 
 
 def summarise(
-    name: str, rows: list[ReplayPage], extractor: str = "article", late: int = 5
+    name: str,
+    rows: list[ReplayPage],
+    extractor: str = "article",
+    late: int = 5,
+    variant: str | None = None,
 ) -> ReplaySummary:
+    """F1 of page 1 and of pages ``late`` onward, with ``variant``'s site state (default: the
+    first) and without; the worst site by its late pages' gain."""
+    state = _with if variant is None else _variant(variant)
     late_rows = [row for row in rows if row.position >= late]
     by_site: dict[str, list[ReplayPage]] = defaultdict(list)
     for row in late_rows:
         by_site[row.site].append(row)
-    deltas = {site: _f1(g, _with) - _f1(g, _without) for site, g in by_site.items()}
+    deltas = {site: _f1(g, state) - _f1(g, _without) for site, g in by_site.items()}
     worst = min(deltas.items(), key=lambda item: item[1]) if deltas else ("-", 0.0)
     return ReplaySummary(
         name,
         extractor,
         len({row.site for row in rows}),
         len(rows),
-        _f1([row for row in rows if row.position == 1], _with),
-        _f1(late_rows, _with),
+        _f1([row for row in rows if row.position == 1], state),
+        _f1(late_rows, state),
         _f1(late_rows, _without),
         worst,
     )
+
+
+def _variant(name: str) -> Callable[[ReplayPage], Counts]:
+    def counts(row: ReplayPage) -> Counts:
+        return row.with_states[name]
+
+    return counts
 
 
 def replay_markdown(summaries: list[ReplaySummary], curves: Mapping[str, list[ReplayPage]]) -> str:

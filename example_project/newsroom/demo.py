@@ -14,7 +14,8 @@ updated, never duplicated.
 The database is, first that applies: ``database_url`` (``--database-url``, default the
 ``DATABASE_URL`` environment variable), a ``DATABASE_URL=...`` in ``settings`` (``-s``), the
 SQLite file ``db_path`` (``--db``). The spool: ``spool_path``, a ``STORAGE_SPOOL_PATH=...`` in
-``settings``, ``spool.jsonl`` next to ``db_path``.
+``settings``, ``spool.jsonl`` next to ``db_path``. The crawl's site-template state (learnt
+while it crawls, used by the next run): ``site-templates.sqlite3`` next to ``db_path``.
 """
 
 from __future__ import annotations
@@ -296,6 +297,8 @@ def run_demo(
                 "AUTOTHROTTLE_ENABLED=False",
                 "-s",
                 "CONCURRENT_REQUESTS_PER_DOMAIN=8",
+                "-s",
+                f"BOILERPLATE_SITE_STORE={db_path.with_name('site-templates.sqlite3')}",
             ]
             for setting in settings:
                 command += ["-s", setting]

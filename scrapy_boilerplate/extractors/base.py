@@ -24,8 +24,9 @@ from ..output.text import article_text, comments_text
 from ..page.metadata import read_metadata
 from ..page.parsing import parse_html
 from ..page.segmentation import document_title, segment
+from ..site.filter import dropped_by_templates
 from ..site.hashing import page_fingerprint
-from ..site.templates import wants_fingerprint
+from ..site.templates import templates_of, wants_fingerprint
 from .title import article_title
 
 __all__ = ["Extractor", "ExtractorSpec", "ChainFactory"]
@@ -127,6 +128,7 @@ class Extractor:
             metadata=self._metadata(doc) if self.options["metadata"] else None,
             markdown=markdown,
             site_fingerprint=page_fingerprint(root) if wants_fingerprint(context) else None,
+            site_template_drops=_template_drops(doc, context),
         )
 
     def _structured(self, doc: TextDocument) -> tuple[str | None, str | None]:
@@ -151,3 +153,10 @@ class Extractor:
 
 def _first_content_element(doc: TextDocument) -> Element | None:
     return next((b.element for b in doc.blocks if b.is_content and b.element is not None), None)
+
+
+def _template_drops(doc: TextDocument, context: ExtractionContext | None) -> int:
+    """Blocks inside the site templates of ``context`` that are not content (0 without)."""
+    if context is None or templates_of(context) is None:
+        return 0
+    return dropped_by_templates(doc.blocks)

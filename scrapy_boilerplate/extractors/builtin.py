@@ -167,10 +167,17 @@ SITE_TEMPLATES_OPTION = Option(
 )
 
 
-def _site_templates(options: Mapping[str, Any], context: ExtractionContext) -> list[Filter]:
+def _site_templates(
+    options: Mapping[str, Any],
+    context: ExtractionContext,
+    penalty: float = 1.0,
+    threshold: float = 0.5,
+) -> list[Filter]:
     """The site-template filter when the option is on and the context carries templates."""
     templates = templates_of(context) if options["site_templates"] else None
-    return [] if templates is None else [SiteTemplateFilter(templates.hashes)]
+    if templates is None:
+        return []
+    return [SiteTemplateFilter(templates.hashes, penalty=penalty, threshold=threshold)]
 
 
 #: Block classifiers the ``article`` extractor can start from.
@@ -252,6 +259,8 @@ AUTO_MODE = "auto"
 #: is decoded at the ``page`` operating point (when the page-type model does not say).
 PAGE_MODE_FROM = 0.7
 
+#: Score taken off a learned block inside a site template (``template_penalty``).
+TEMPLATE_PENALTY = 0.55
 
 ARTICLE_LEARNED_OPTIONS = (
     Option(
@@ -288,6 +297,15 @@ ARTICLE_LEARNED_OPTIONS = (
         "keep reader comments in the text too (they are always in the result's comments)",
     ),
     SITE_TEMPLATES_OPTION,
+    Option(
+        "template_penalty",
+        float,
+        TEMPLATE_PENALTY,
+        "with site templates: score (0-1) taken off a block inside a template before the "
+        "threshold; 1 = drop every such block",
+        0.0,
+        1.0,
+    ),
 )
 #: Longest run of blocks (in blocks) that gap filling bridges.
 MAX_SCORE_GAP = 3
@@ -318,7 +336,7 @@ def _operating_point_chain(
         model.metadata.get(point.threshold_key, point.threshold)
     )
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
-    chain += _site_templates(options, context)
+    chain += _site_templates(options, context, options["template_penalty"], threshold)
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))

@@ -33,7 +33,7 @@ from ..model.result import ExtractionResult
 from ..page.metadata import extruct_available
 from .demand import DemandTracker
 from .settings import DEFAULTS, BoilerplateConfig, SettingError, unknown_settings
-from .sitetemplates import SITE_DEFAULTS
+from .sitetemplates import SITE_DEFAULTS, SiteTemplateLearning
 from .workers import (
     ExtractionTimeoutError,
     PoolBrokenError,
@@ -262,6 +262,7 @@ class Runtime:
             metadata_sources(self.config.default.extractor),
             extra={"crawler": self.crawler},
         )
+        SiteTemplateLearning.of(self.crawler)  # opens the store, says where it is
 
     def _where(self) -> str:
         if self._processes is not None:

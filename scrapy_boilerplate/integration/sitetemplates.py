@@ -41,7 +41,7 @@ logger = logging.getLogger("scrapy_boilerplate")
 
 #: The settings of site-template learning and their defaults.
 SITE_DEFAULTS: dict[str, Any] = {
-    "BOILERPLATE_SITE_TEMPLATES": False,
+    "BOILERPLATE_SITE_TEMPLATES": True,
     "BOILERPLATE_SITE_STORE": "",
     "BOILERPLATE_SITE_MIN_PAGES": 4,
     "BOILERPLATE_SITE_MAX_PAGES": 200,
@@ -67,7 +67,8 @@ def store_location(crawler: Crawler) -> str:
     jobdir = crawler.settings.get("JOBDIR")
     if jobdir:
         return str(Path(jobdir) / STORE_FILE_NAME)
-    return str(data_path(STORE_FILE_NAME, createdir=True))
+    # data_path(name, createdir=True) would make ``name`` itself a folder: make .scrapy only
+    return str(Path(data_path("", createdir=True)) / STORE_FILE_NAME)
 
 
 class SiteTemplateLearning:
@@ -95,12 +96,22 @@ class SiteTemplateLearning:
             store, LearningConfig(min_pages=min_pages, max_pages=max_pages)
         )
         crawler.signals.connect(self.close, signal=signals.spider_closed)
+        logger.info(
+            "scrapy-boilerplate: site templates on (each site's repeated blocks learnt from its"
+            " first %d pages), state in %s; BOILERPLATE_SITE_TEMPLATES = False turns them off",
+            min_pages,
+            _shown(self.location),
+            extra={"crawler": crawler},
+        )
 
     @classmethod
     def of(cls, crawler: Crawler) -> SiteTemplateLearning | None:
-        """The crawler's learner, made on first use; None unless BOILERPLATE_SITE_TEMPLATES."""
+        """The crawler's learner, made on first use (at the latest); None when
+        BOILERPLATE_SITE_TEMPLATES is off."""
         if crawler not in _LEARNINGS:
-            enabled = crawler.settings.getbool("BOILERPLATE_SITE_TEMPLATES", False)
+            enabled = crawler.settings.getbool(
+                "BOILERPLATE_SITE_TEMPLATES", SITE_DEFAULTS["BOILERPLATE_SITE_TEMPLATES"]
+            )
             _LEARNINGS[crawler] = cls(crawler) if enabled else None
         return _LEARNINGS[crawler]
 
@@ -108,11 +119,12 @@ class SiteTemplateLearning:
     def prepare(
         self, extractor: Extractor, url: str | None
     ) -> tuple[Extractor, ExtractionContext | None]:
-        """The extractor (with ``site_templates`` on, if it has the option) and the context to
-        extract the page at ``url`` with."""
+        """The extractor (with ``site_templates`` on) and the context to extract the page at
+        ``url`` with; an extractor without that option as it is, without context (its pages
+        are not learnt from)."""
         learner = self.learner
-        if learner is None:
-            return extractor, None
+        if learner is None or _OPTION not in extractor.options:
+            return extractor, None  # an extractor that cannot use templates pays no hashing
         try:
             data = learner.site_data(url)
         except Exception as exc:
@@ -126,9 +138,14 @@ class SiteTemplateLearning:
         return _with_site_templates(extractor), ExtractionContext(site_key(url), data)
 
     def learned(self, url: str | None, result: ExtractionResult | None) -> None:
-        """Count the node hashes ``result`` carries for its site."""
+        """Count the node hashes ``result`` carries for its site, and the blocks its site's
+        templates left out."""
         learner = self.learner
-        if learner is None or result is None or result.site_fingerprint is None:
+        if learner is None or result is None:
+            return
+        if result.site_template_drops:
+            self._inc("blocks_dropped", result.site_template_drops)
+        if result.site_fingerprint is None:
             return
         self._inc("fingerprint_bytes", len(result.site_fingerprint))
         try:
@@ -175,6 +192,14 @@ class SiteTemplateLearning:
             return
         self._sync_counters()
         self.learner = None
+
+
+def _shown(location: str) -> str:
+    """``location`` for the log: a URL without its user and password."""
+    scheme, sep, rest = location.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return location
+    return f"{scheme}://{rest.split('@', 1)[1]}"
 
 
 @functools.lru_cache(maxsize=64)

@@ -29,7 +29,8 @@ class ExtractionResult:
     paragraph, in page order; "" when none, or when the extractor does not look for them).
     ``site_fingerprint`` holds the page's node hashes (8 bytes each, see
     :mod:`scrapy_boilerplate.site.hashing`) when the extraction context asked for them (a crawl
-    that learns site templates), else None.
+    that learns site templates), else None; ``site_template_drops`` counts the blocks inside
+    the site templates the context carried that are not content.
 
     A pickled result carries its blocks as one opaque blob that is unpickled on first use of
     ``blocks``: a result sent back by a worker process costs the receiver little unless the
@@ -52,6 +53,7 @@ class ExtractionResult:
     #: extractor has no page-type classifier.
     page_type: str | None = None
     page_type_confidence: float | None = None
+    site_template_drops: int = 0
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)

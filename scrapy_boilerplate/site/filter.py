@@ -2,51 +2,84 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..model import labels as L
-from ..model.document import Element, TextDocument
+from ..model.document import Element, TextBlock, TextDocument
 from .hashing import hash_tree
 from .sitelevel import COVER, mark_templates
 
-__all__ = ["SiteTemplateFilter", "SiteTemplateElements"]
+__all__ = ["SiteTemplateFilter", "SiteTemplateElements", "dropped_by_templates", "template_blocks"]
 
 
 @dataclass(frozen=True)
 class SiteTemplateFilter:
-    """Blocks whose elements all lie inside a site template node stop being content.
+    """Blocks whose elements all lie inside a site template node lose content evidence.
 
     Template nodes are those of :func:`~.sitelevel.mark_templates` for ``templates`` (by hash,
     or by cover with ``cover`` of their HTML and ``text_cover`` of their text inside templates:
-    the text guard keeps a page body whose short article sits in a large template). Such a
-    block gets the ``SITE_TEMPLATE`` and ``STRICTLY_NOT_CONTENT`` labels (gap filling and
-    fusion leave it alone), loses its content flag, and its score (if any) drops to 0. Put it
-    right after the block classifier, before group selection. Returns True if a block changed.
+    the text guard keeps a page body whose short article sits in a large template). Every such
+    block gets the ``SITE_TEMPLATE`` label. Rules, per block:
+
+    * a block with a score (a learned classifier ran before) whose score minus ``penalty``
+      (0-1) still reaches ``threshold`` is left as the model decided, score unchanged (the
+      model is sure: a recurring lead or standfirst format);
+    * any other block is dropped: all of them without scores, or with ``penalty`` = 1.
+
+    A dropped block loses its content flag, its score (if any) becomes 0 and it gets the
+    ``STRICTLY_NOT_CONTENT`` label (gap filling and fusion leave it alone). Put it right after
+    the block classifier, before group selection. Returns True if a block changed.
     """
 
     templates: frozenset[int]
     cover: float = COVER
     text_cover: float | None = COVER
+    penalty: float = 1.0
+    threshold: float = 0.5
 
     def __call__(self, doc: TextDocument) -> bool:
-        if doc.root is None or not self.templates:
-            return False
-        tree = hash_tree(doc.root)
-        inside = mark_templates(tree, self.templates, self.cover, self.text_cover).inside
-        positions = tree.positions()
         changed = False
-        for block in doc.blocks:
-            if not block.elements:
+        for block in template_blocks(doc, self.templates, self.cover, self.text_cover):
+            block.labels.add(L.SITE_TEMPLATE)
+            if self._sure(block.score):
                 continue
-            spots = [positions.get(element) for element in block.elements]
-            if not all(spot is not None and inside[spot] for spot in spots):
-                continue
-            block.labels.update((L.SITE_TEMPLATE, L.STRICTLY_NOT_CONTENT))
+            block.labels.add(L.STRICTLY_NOT_CONTENT)
             changed = changed or block.is_content or bool(block.score)
             block.is_content = False
             if block.score is not None:
                 block.score = 0.0
         return changed
+
+    def _sure(self, score: float | None) -> bool:
+        return score is not None and self.penalty < 1.0 and score - self.penalty >= self.threshold
+
+
+def dropped_by_templates(blocks: Iterable[TextBlock]) -> int:
+    """How many of ``blocks`` site templates left out of the content (``SITE_TEMPLATE`` and
+    not content)."""
+    return sum(1 for block in blocks if not block.is_content and L.SITE_TEMPLATE in block.labels)
+
+
+def template_blocks(
+    doc: TextDocument,
+    templates: frozenset[int],
+    cover: float = COVER,
+    text_cover: float | None = COVER,
+) -> list[TextBlock]:
+    """The blocks of ``doc`` whose elements all lie inside a template node (none without a
+    tree or templates)."""
+    if doc.root is None or not templates:
+        return []
+    tree = hash_tree(doc.root)
+    inside = mark_templates(tree, templates, cover, text_cover).inside
+    positions = tree.positions()
+    found = []
+    for block in doc.blocks:
+        spots = [positions.get(element) for element in block.elements]
+        if spots and all(spot is not None and inside[spot] for spot in spots):
+            found.append(block)
+    return found
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,9 @@ class SiteTemplateLearner:
         self._states: OrderedDict[str, SiteState] = OrderedDict()
         self._unsaved: dict[str, int] = {}  # site -> pages counted since its last save
         self._shipped: dict[str, SiteTemplates] = {}  # site -> templates of its current version
-        #: What happened, by event name: sites, loaded, pages_learnt, versions, saved, ...
+        self._learnt: set[str] = set()  # sites whose templates were sent with a page
+        #: What happened, by event name: sites, loaded, sites_learnt (sites whose templates went
+        #: with a page), pages_learnt, versions, saved, ...
         self.counters: dict[str, int] = {}
 
     def _count(self, event: str, amount: int = 1) -> None:
@@ -104,6 +106,9 @@ class SiteTemplateLearner:
         if not state.frozen:
             data[LEARN_KEY] = True
         if state.templates and state.pages >= self.config.min_pages:
+            if site not in self._learnt:
+                self._learnt.add(site)
+                self._count("sites_learnt")
             shipped = self._shipped.get(site)
             if shipped is None or shipped.version != state.version:
                 shipped = SiteTemplates.of(state.templates, state.version, state.pages)
