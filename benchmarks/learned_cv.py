@@ -32,8 +32,8 @@ from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 from scrapy_boilerplate.evaluation.datasets import resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
 from scrapy_boilerplate.extractors.builtin import PAGE_MODE_FROM
-from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
+from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
 from scrapy_boilerplate.training.train import (
     NUM_TREES,
     RULE_COLUMN,
