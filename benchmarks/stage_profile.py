@@ -188,7 +188,9 @@ def main() -> int:
         print(f"| {stage} | {_ms(values)} | {1000 * mean:.3f} | {100 * mean / mean_total:.0f}% |")
     print(f"| **extract() total** | {_ms(totals)} | {1000 * mean_total:.3f} | 100% |")
     print(f"| lxml parse (floor) | {_ms(floor)} | {1000 * statistics.fmean(floor):.3f} | |")
+    p99 = statistics.quantiles(totals, n=100)[98] if count > 1 else totals[0]
     print(f"\nmedian per-page ratio to the lxml parse: {statistics.median(ratios):.2f}")
+    print(f"p99 of extract(): {1000 * p99:.1f} ms")
     return 0
 
 
