@@ -8,7 +8,7 @@ import pytest
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.extractors import title as title_module
-from scrapy_boilerplate.extractors.title import find_title
+from scrapy_boilerplate.extractors.title import article_title, find_title
 from scrapy_boilerplate.model.document import TextDocument
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
@@ -59,6 +59,29 @@ def test_the_headline_is_computed_once_per_document(monkeypatch: pytest.MonkeyPa
     assert find_title(doc) == "Another story today"
     assert len(calls) == 3
     assert extract(html, extractor="article-learned").title == "Storm hits"
+
+
+def test_both_readings_of_the_title_read_the_headings_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The headline finder and the result's title share the page's ``<h1>`` texts and
+    ``og:title``; a new tree is read again."""
+    read: list[object] = []
+    string_value = title_module.string_value
+
+    def counted(element: object) -> str:
+        read.append(element)
+        return string_value(element)
+
+    monkeypatch.setattr(title_module, "string_value", counted)
+    html = (
+        '<title>Storm hits the coast | News</title><meta property="og:title" content="Storm">'
+        "<body><h1>Storm hits the coast</h1><p>x</p></body>"
+    )
+    doc = segment(parse_html(html))
+    assert find_title(doc) == article_title(doc) == "Storm hits the coast"
+    assert len(read) == 1
+    doc.root = parse_html(html)
+    assert article_title(doc) == "Storm hits the coast"
+    assert len(read) == 2
 
 
 def test_the_h1_equal_to_the_headline_part_of_the_title_wins_over_a_longer_site_name() -> None:

@@ -17,18 +17,19 @@ from shared_datasets import SHARED_DATASETS
 
 from scrapy_boilerplate.errors import InvalidInputError
 from scrapy_boilerplate.evaluation.datasets import load_pages
-from scrapy_boilerplate.page import decoding
+from scrapy_boilerplate.page import decoding, parsing
 from scrapy_boilerplate.page.parsing import (
     decode_html,
     looks_binary,
+    parse_as_text,
     parse_html,
-    strip_xml_declaration,
 )
 
 
 def text_path_tree(html: bytes, content_type: str | None = None) -> bytes:
-    """The tree parse_html builds from the page decoded to text first (the reference path)."""
-    return etree.tostring(parse_html(strip_xml_declaration(decode_html(html, content_type))))
+    """The tree of the page decoded to text first and handed to libxml2 as text (the reference
+    path)."""
+    return etree.tostring(parse_as_text(decode_html(html, content_type)))
 
 
 def tree(html: bytes, content_type: str | None = None) -> bytes:
@@ -72,7 +73,29 @@ def test_every_shared_dataset_page_parses_as_its_text(dataset: str) -> None:
     if not (SHARED_DATASETS / dataset).is_dir():
         pytest.skip(f"shared dataset {dataset} not present")
     for page in load_pages(dataset):
-        assert tree(page.html) == text_path_tree(page.html), page.url
+        reference = text_path_tree(page.html)
+        assert tree(page.html) == reference, page.url
+        assert etree.tostring(parse_html(decode_html(page.html))) == reference, page.url
+
+
+@pytest.mark.parametrize("html", UTF8_PAGES)
+def test_text_input_gives_the_tree_of_text(html: bytes) -> None:
+    text = decode_html(html)
+    assert etree.tostring(parse_html(text)) == text_path_tree(html)
+
+
+def test_text_input_reaches_libxml2_as_utf8_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    inputs: list[object] = []
+    parse = parsing._parse
+
+    def recording(html: str | bytes, parser: etree.HTMLParser) -> Any:
+        inputs.append(html)
+        return parse(html, parser)
+
+    monkeypatch.setattr(parsing, "_parse", recording)
+    parse_html("<html><body><p>Grüße – 東京</p></body></html>")
+    parse_html("<p>a NUL \x00 keeps the text path</p>")
+    assert [type(html) for html in inputs] == [bytes, str]
 
 
 # -- charsets --------------------------------------------------------------------------------

@@ -151,16 +151,30 @@ def _memoised(
     return headline
 
 
-def _find_title(doc: TextDocument) -> str | None:
-    title = _normalise(doc.title or "")
-    headings: list[str] = []
+def _headings_and_meta_title(doc: TextDocument) -> tuple[list[str], str | None]:
+    """The page's ``<h1>`` texts (normalised, non-empty, at most :data:`MAX_HEADLINE_CHARS`)
+    and its :func:`_meta_title`, read once per document for both readings of the title (kept
+    in ``doc.memo`` with the ``root`` they came from); none without a tree."""
+    memo = doc.memo.get("title_sources")
+    if memo is not None and memo[0] is doc.root:
+        found: tuple[list[str], str | None] = memo[1]
+        return found
     declared = document_declarations(doc)
+    found = [], None
     if doc.root is not None and declared is not None:
         headings = [_normalise(string_value(h)) for h in declared.headings]
         headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
-        meta = _meta_title(doc.root, declared)
-        if meta:
-            headings.append(strip_site_name(meta) if title else meta)
+        found = headings, _meta_title(doc.root, declared)
+    doc.memo["title_sources"] = (doc.root, found)
+    return found
+
+
+def _find_title(doc: TextDocument) -> str | None:
+    title = _normalise(doc.title or "")
+    headings, meta = _headings_and_meta_title(doc)
+    headings = list(headings)
+    if meta:
+        headings.append(strip_site_name(meta) if title else meta)
     if title:
         main = strip_site_name(title)
         title_words, main_words = _words(title), _words(main)
@@ -190,9 +204,7 @@ def _article_title(doc: TextDocument) -> str | None:
     declared = document_declarations(doc)
     if doc.root is None or declared is None:
         return strip_site_name(title) if title else None
-    headings = [_normalise(string_value(h)) for h in declared.headings]
-    headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
-    meta = _meta_title(doc.root, declared)
+    headings, meta = _headings_and_meta_title(doc)
     if not title and not meta:
         return headings[0] if headings else None
     site_keys = _site_keys(declared, doc.url)

@@ -4,7 +4,9 @@
 anything else raises :class:`TypeError`); bytes are decoded to text by :mod:`.decoding`. The
 page is parsed with libxml2 (``huge_tree``; comments and processing instructions dropped);
 valid UTF-8 bytes are handed to libxml2 as they are (same tree as their text, less
-conversion). Before parsing, ``<noscript>`` is resolved as a reader sees it (:mod:`.noscript`).
+conversion), and text is encoded to UTF-8 for the same reason (encoding costs less than
+libxml2's conversion of text input and the raw-text passes over text). Before parsing,
+``<noscript>`` is resolved as a reader sees it (:mod:`.noscript`).
 Three things would make libxml2 stop early or crawl:
 
 * A lone surrogate in text input stops libxml2 there: the page is parsed again with each lone
@@ -36,7 +38,13 @@ from .decoding import decode_html, decode_page, looks_binary
 from .noscript import resolve_noscript
 from .tags import INLINE_TAGS
 
-__all__ = ["decode_html", "parse_html", "looks_binary", "strip_xml_declaration"]
+__all__ = [
+    "decode_html",
+    "parse_html",
+    "parse_as_text",
+    "looks_binary",
+    "strip_xml_declaration",
+]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -113,6 +121,7 @@ def parse_html(
     utf8: bytes | None = None
     if isinstance(html, str):
         text = html
+        utf8 = _utf8_of(html)
     elif isinstance(html, (bytes, bytearray, memoryview)):
         data = html.tobytes() if isinstance(html, memoryview) else bytes(html)
         text, valid_utf8 = decode_page(data, content_type)
@@ -132,6 +141,23 @@ def parse_html(
         if isinstance(html, str) and _SURROGATE.search(html):
             return _parse_page(_replace_lone_surrogates(html), None)
         raise
+
+
+def parse_as_text(text: str) -> Element:
+    """The tree of ``text`` handed to libxml2 as text (no UTF-8 encoding first): the reference
+    that :func:`parse_html` matches on every page, by the same rules."""
+    return _parse_page(strip_xml_declaration(text), None)
+
+
+def _utf8_of(text: str) -> bytes | None:
+    """``text`` (without an XML declaration) as UTF-8 bytes, the cheaper input for libxml2 and
+    for the raw-text passes; None when it holds a NUL, a lone surrogate or a leading BOM (the
+    text path handles those)."""
+    try:
+        data = strip_xml_declaration(text).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return None if b"\x00" in data or data.startswith(_UTF8_BOM) else data
 
 
 def _parse_page(text: str, utf8: bytes | None) -> Element:
