@@ -23,10 +23,12 @@ from pathlib import Path
 from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
 from scrapy_boilerplate.evaluation.l3s import L3SLabel, annotated_html, page_ids, segment_annotated
+from scrapy_boilerplate.evaluation.peers import parse_spec
 from scrapy_boilerplate.extractors import get_extractor
 from scrapy_boilerplate.model import labels as L
 
-EXTRACTORS = ("article", "article-rules")
+#: Extractor specs (``name:option=value``), as in ``run_benchmarks.py``.
+EXTRACTORS = ("article", "article:mode=article", "article-rules")
 #: Label classes of the table's columns.
 FULL_TEXT = frozenset({L3SLabel.HEADLINE, L3SLabel.FULL_TEXT})
 
@@ -37,7 +39,10 @@ def count_words(root: Path, names: Sequence[str]) -> tuple[int, Counter[tuple[st
     ``full``/``full_text`` (classes 1-2), ``related``/``related_text`` (class 4)."""
     counts: Counter[tuple[str, str]] = Counter()
     pages = 0
-    extractors = {name: get_extractor(name) for name in names}
+    extractors = {
+        spec: get_extractor(name, **options)
+        for spec, (name, options) in ((s, parse_spec(s)) for s in names)
+    }
     for page_id in page_ids(root):
         html = annotated_html(root, page_id)
         if L3SLabel.COMMENTS not in segment_annotated(html).labels:
@@ -105,7 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Generated {date.today().isoformat()} by `python benchmarks/comments_l3s.py`: the "
             f"{pages} L3S-GN1 pages with user comments (class 5, {total:,} words), each "
             "extractor classifying the blocks of the annotated page; words of the blocks it keeps "
-            "in its text, and (for `article`) of those it gives as `result.comments`.",
+            "in its text, and (for `article`) of those it gives as `result.comments`. `article` "
+            "decodes a page it takes for a forum or a listing (confidence >= 0.7, `mode=auto`) at "
+            "the `page` point, which keeps the comments in the text; `mode=article` never does.",
             "",
             table(args.extractors, counts),
         ]

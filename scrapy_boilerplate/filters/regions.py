@@ -30,6 +30,7 @@ from ..page.declarations import (
 
 __all__ = [
     "CommentRegionFilter",
+    "is_comment_text",
     "is_comment_name",
     "comment_elements",
     "comments_of",
@@ -151,7 +152,7 @@ class CommentRegionFilter:
             block.labels.add(L.COMMENT)
             changed |= block.is_content
             block.is_content = False
-            if _is_comment_text(block):
+            if is_comment_text(block):
                 block.labels.add(L.COMMENT_TEXT)
                 if id(node) in threads or node is not previous:
                     block.labels.add(L.COMMENT_START)
@@ -159,7 +160,7 @@ class CommentRegionFilter:
         return changed
 
 
-def _is_comment_text(block: TextBlock) -> bool:
+def is_comment_text(block: TextBlock) -> bool:
     """A comment block with words, mostly unlinked, that is not a heading ("4 comments")."""
     return (
         block.num_words > 0

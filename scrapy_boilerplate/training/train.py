@@ -16,6 +16,7 @@ from typing import Any
 from ..classifiers.features import feature_names
 from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
+from ..filters.comment_sections import CommentSectionFilter
 from ..filters.conventions import NewsConventionsFilter
 from ..filters.regions import CommentRegionFilter, DropHeadlineFilter, KeepCommentsFilter
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter, ScoreThresholdFilter
@@ -137,6 +138,7 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
             block.is_content = row[RULE_COLUMN] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
     CommentRegionFilter()(doc)
+    CommentSectionFilter()(doc)
     NewsConventionsFilter()(doc)
     if decoding.group is not None:
         decoding.group(doc)
