@@ -25,7 +25,15 @@ from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Final
 
-__all__ = ["MIN_YEAR", "iso_date", "normalise_date", "plausible", "url_date", "written_date"]
+__all__ = [
+    "MIN_YEAR",
+    "MONTH_NAMES",
+    "iso_date",
+    "normalise_date",
+    "plausible",
+    "url_date",
+    "written_date",
+]
 
 #: Earliest year of a valid publication date.
 MIN_YEAR: Final = 1990
@@ -52,6 +60,8 @@ _MONTHS: Final = {
     )
     for name in names.split()
 }
+#: Month names and abbreviations (lower case) in the languages read.
+MONTH_NAMES: Final = frozenset(_MONTHS)
 _ZONES: Final = {
     "z": 0,
     "gmt": 0,
