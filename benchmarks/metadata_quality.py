@@ -45,7 +45,8 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from run_benchmarks import DATASETS_ROOT, DOC, REPO, write_doc
+if "--predict-ours" not in sys.argv:  # the package of an older commit may lack what it needs
+    from run_benchmarks import DATASETS_ROOT, DOC, REPO, write_doc
 
 DATASETS = ("wcxb-dev", "fundus")
 PEERS = ("htmldate", "trafilatura", "newspaper4k")
@@ -108,14 +109,14 @@ def fundus_pages(root: Path) -> Iterator[Page]:
         )
 
 
-def load_pages(limit: int | None) -> list[Page]:
+def load_pages(limit: int | None, datasets_root: Path | None = None) -> list[Page]:
     readers: dict[str, Callable[[Path], Iterator[Page]]] = {
         "wcxb-dev": wcxb_pages,
         "fundus": fundus_pages,
     }
     pages: list[Page] = []
     for name, reader in readers.items():
-        root = DATASETS_ROOT / name
+        root = (datasets_root or DATASETS_ROOT) / name
         if not root.is_dir():
             print(f"skipped {name}: {root} not found", file=sys.stderr)
             continue
@@ -241,6 +242,7 @@ def predict_before(ref: str, limit: int | None) -> list[Prediction]:
         subprocess.run(["tar", "-x", "-C", work], input=archive, check=True)
         output = Path(work) / "predictions.json"
         command = [sys.executable, __file__, "--predict-ours", str(output)]
+        command += ["--datasets-root", str(DATASETS_ROOT)]
         if limit is not None:
             command += ["--limit", str(limit)]
         env = {"PYTHONPATH": work, "PATH": "/usr/bin:/bin"}
@@ -554,13 +556,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="first N pages of each dataset")
     parser.add_argument("--before", metavar="REF", help="also run ours as of this git commit")
     parser.add_argument("--peers", nargs="*", default=list(PEERS), choices=PEERS)
-    parser.add_argument("--write-doc", action="store_true", help=f"update {DOC.name}")
+    parser.add_argument("--write-doc", action="store_true", help="update docs/benchmarks.md")
     parser.add_argument("--dump", type=Path, help="write every page's predictions (JSON)")
     parser.add_argument("--predict-ours", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--datasets-root", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    pages = load_pages(args.limit)
+    pages = load_pages(args.limit, args.datasets_root)
     if not pages:
-        print(f"no datasets found under {DATASETS_ROOT}", file=sys.stderr)
+        print("no datasets found", file=sys.stderr)
         return 2
     if args.predict_ours:
         rows = [asdict(p) for p in predict("ours", pages)]

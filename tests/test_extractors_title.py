@@ -101,3 +101,20 @@ def test_a_title_part_naming_the_site_never_wins() -> None:
     assert title_of(html) == "Mayor opens bridge"
     host = "<title>Courier | Ten new parks for the city</title><body><h1>Courier</h1><p>x</p>"
     assert extract(host, "https://www.courier.example/parks").title == "Ten new parks for the city"
+
+
+def test_an_h1_ending_with_the_site_name_loses_it() -> None:
+    html = (
+        "<title>Critics’ Choice: Best Art Shows 2025 – Artlyst - Artlyst</title>"
+        '<meta property="og:site_name" content="Artlyst">'
+        "<body><h1>Critics’ Choice: Best Art Shows 2025 – Artlyst</h1><p>text</p></body>"
+    )
+    assert title_of(html) == "Critics’ Choice: Best Art Shows 2025"
+
+
+def test_a_bullet_separates_the_site_name_from_the_headline() -> None:
+    html = (
+        "<title>A brief intro to git • Cory Dransfeldt</title>"
+        "<body><h1>Cory Dransfeldt</h1><p>text</p></body>"
+    )
+    assert title_of(html) == "A brief intro to git"

@@ -103,3 +103,33 @@ def test_the_authors_of_reader_comments_are_not_the_articles() -> None:
     page = Path(__file__).parent / "fixtures" / "site" / "commented.html"  # four comment authors
     result = extract(page.read_bytes(), metadata=True, content_type="text/html")
     assert result.metadata is not None and result.metadata.authors == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("By", []),
+        ("Written by", []),
+        ("Luke Kim December 17, 2025", ["Luke Kim"]),
+        ("Craig McCarthy Last updated on 17 December 2025", ["Craig McCarthy"]),
+        ("Ana Ruiz » Tue Aug 27, 2019 1:47 am", ["Ana Ruiz"]),
+        ("Haley Hoekstra • March 12, 2025", ["Haley Hoekstra"]),
+        ("August 28, 2025 • 5 min read", []),
+        ("Pippin06", ["Pippin06"]),
+        ("Reviewed by Margaret James", []),
+        ("More about this author", []),
+    ],
+)
+def test_byline_labels_dates_and_reviewers_are_no_names(value: str, names: list[str]) -> None:
+    assert split_names(value) == names
+
+
+def test_a_label_in_its_own_element_leaves_the_name_beside_it() -> None:
+    byline = (
+        '<div class="byline"><span class="author-label">By</span> '
+        '<a class="author-name" href="/a">Amy Roeder</a></div>'
+    )
+    html = (
+        f"<html><body><article><h1>Otters return</h1>{byline}<p>Text.</p></article></body></html>"
+    )
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Amy Roeder",)

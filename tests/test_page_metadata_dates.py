@@ -56,6 +56,10 @@ def test_url_dates() -> None:
     assert url_date("https://n.example/2019/11/19/otters/", today=TODAY) == "2019-11-19"
     assert url_date("https://n.example/news/2019-11-19-otters.html", today=TODAY) == "2019-11-19"
     assert url_date("https://n.example/2019/11/otters", today=TODAY) is None
+    assert url_date("https://n.example/articles/2019-11-19+Otters+return", today=TODAY) == (
+        "2019-11-19"
+    )
+    assert url_date("https://n.example/2019/11/19abc", today=TODAY) is None
     assert url_date("https://n.example/a?d=2019/11/19", today=TODAY) is None
     assert url_date(None) is None
 

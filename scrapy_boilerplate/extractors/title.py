@@ -13,12 +13,14 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
 
 1. the first ``<h1>`` that is not the site name and whose words are at least
    :data:`MIN_H1_SHARE` in the ``<title>`` or ``og:title`` (the visible headline; an SEO
-   ``<title>`` often words it differently); an ``<h1>`` is the site name when it equals the
+   ``<title>`` often words it differently), without end parts naming the site (``Headline –
+   Site``); an ``<h1>`` is the site name when it equals the
    ``og:site_name``/``application-name`` or a label of the page's host name, or when it equals
    the last part of a ``<title>`` split at its separators and no other part is one of those
    (a site-logo ``<h1>`` such as "Salon");
 2. else ``og:title`` (``twitter:title``), else the ``<title>``, without the site name: the end
-   parts that name the site are removed, else the longest part is kept;
+   parts that name the site are removed, else the longest part is kept (parts are split at
+   ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``);
 3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
 """
 
@@ -35,7 +37,10 @@ from ..page.tags import string_value
 __all__ = ["article_title", "find_title", "strip_site_name"]
 
 _SEPARATORS = re.compile(r"\s+[|\-–—·»:]{1,2}\s+|\s*[|»]\s*")
-_SEPARATOR_SPLIT = re.compile(f"({_SEPARATORS.pattern})")
+#: The separators :func:`article_title` splits at: those of :func:`find_title` (which the
+#: shipped models were trained with) and the bullet.
+_ARTICLE_SEPARATORS = re.compile(r"\s+[|\-–—·»:•]{1,2}\s+|\s*[|»•]\s*")
+_SEPARATOR_SPLIT = re.compile(f"({_ARTICLE_SEPARATORS.pattern})")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 #: Share of a candidate's words that must appear in the <title> for it to be taken as headline.
@@ -61,7 +66,7 @@ def strip_site_name(title: str) -> str:
 
 
 def _title_parts(title: str) -> list[str]:
-    return [part.strip() for part in _SEPARATORS.split(title) if part.strip()]
+    return [part.strip() for part in _ARTICLE_SEPARATORS.split(title) if part.strip()]
 
 
 def _site_keys(declared: Declarations, url: str | None) -> set[str]:
@@ -82,7 +87,17 @@ def _is_site_name(heading: str, parts: list[str], site_keys: set[str]) -> bool:
 
 def _without_site_name(title: str, site_keys: set[str]) -> str:
     """``title`` without the end parts that name the site, else its longest part."""
-    pieces = _SEPARATOR_SPLIT.split(title)  # part, separator, part, ...
+    stripped = _without_site_parts(title, site_keys)
+    if stripped != title:
+        return stripped
+    parts = _title_parts(title)
+    return max(parts, key=len) if len(parts) > 1 else title.strip()
+
+
+def _without_site_parts(text: str, site_keys: set[str]) -> str:
+    """``text`` without its end parts (split at separators) that name the site; ``text`` itself
+    when none does."""
+    pieces = _SEPARATOR_SPLIT.split(text)  # part, separator, part, ...
     keys = [name_key(part) for part in pieces[0::2]]
     first, last = 0, len(keys)
     while last - first > 1 and keys[last - 1] in site_keys:
@@ -91,7 +106,7 @@ def _without_site_name(title: str, site_keys: set[str]) -> str:
         first += 1
     if (first, last) != (0, len(keys)):
         return "".join(pieces[2 * first : 2 * last - 1]).strip()
-    return strip_site_name(title)
+    return text
 
 
 def _words(text: str) -> set[str]:
@@ -214,7 +229,7 @@ def _article_title(doc: TextDocument) -> str | None:
         if _share_in(_words(heading), reference) >= MIN_H1_SHARE and not _is_site_name(
             heading, parts, site_keys
         ):
-            return heading
+            return _without_site_parts(heading, site_keys)
     if not title:
         return meta
     return _without_site_name(meta or title, site_keys)

@@ -161,18 +161,23 @@ def read_metadata(
     for name in METADATA_FIELDS:
         for index, source in enumerate(FIELD_SOURCES[name]):
             found = reader.source(source)
-            if name == "authors" and found.authors:
-                authors = authors or found.authors
-                if not all(is_organisation(author, reader.sites) for author in found.authors):
-                    authors = tuple(drop_organisations(found.authors, reader.sites))
+            if name == "authors":
+                names = found.authors
+                if not names:
+                    continue
+                authors = authors or names
+                if not all(is_organisation(author, reader.sites) for author in names):
+                    authors = tuple(drop_organisations(names, reader.sites))
                     break
                 continue
-            if name in found.values:
+            value = found.value(name)
+            if value is not None:
                 if name in _DATES:
                     later = FIELD_SOURCES[name][index + 1 :]
                     found = _precise_date(reader, name, found, later)
+                    value = found.value(name) or value
                     values[f"{name}_raw"] = found.raw[name]
-                values[name] = found.values[name]
+                values[name] = value
                 break
     return ArticleMetadata(authors=authors, **values)
 
@@ -180,12 +185,12 @@ def read_metadata(
 def _precise_date(reader: _Reader, name: str, found: Found, later: tuple[str, ...]) -> Found:
     """``found``, or the first later source whose date is the same day with a time (a
     source that gives the day only yields to one that gives the time)."""
-    day = found.values[name]
-    if len(day) != 10:
+    day = found.value(name)
+    if day is None or len(day) != 10:
         return found
     for source in later:
         other = reader.source(source)
-        value = other.values.get(name)
+        value = other.value(name)
         if value is not None and len(value) > 10 and value.startswith(day):
             return other
     return found

@@ -4,12 +4,19 @@ Rules, for each value a source gives:
 
 * e-mail addresses, URLs and bracketed parts go; a leading label goes: "By", "Written by",
   "Author:", "Von", "Por", "Par", "Door", "Di", "Av", "Текст:", "Автор:", "文/", "作者:" and the
-  like (a label such as "Photo:" or "Foto:" drops the whole part: it credits a picture);
+  like, and a label alone is no name (a label such as "Photo:" or "Foto:", or "Reviewed by"
+  and "Fact checked by", drops the whole part: it credits a picture or a reviewer), and so
+  do the labels of an author box's links ("More about this author", "Full bio");
+* a date or a reading time shown after a name goes (``Luke Kim December 17, 2025``,
+  ``Craig McCarthy Last updated on 17 December 2025``, ``5 min read``): a part is cut before
+  its first word starting with a digit, and the date's words before it go (month and weekday
+  names, "on", "Last updated");
 * a value is split into names at ``;``, ``|``, ``/`` between words, " and ", "&", "und",
   "y", "et", "e", "og", "и" and ``,``; a part that is a role ("AP Auto Writer", "Staff
   reporter"), a credential ("PhD", "MS, RD") or an outlet ("NJ Advance Media for NJ.com",
   "CNN Business") goes, so only names remain;
-* a name is at most :data:`MAX_NAME_WORDS` words;
+* a name is at most :data:`MAX_NAME_WORDS` words; a value with no person's name is kept whole
+  (an organisation) when it is that short;
 * when a page names a person, values that name only an organisation (a news agency, "Staff",
   a name with a corporate word such as "Media", "News", "Foundation" or ".com", the site's own
   name) go: see :func:`drop_organisations`.
@@ -21,6 +28,8 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Final
 from urllib.parse import urlsplit
+
+from .dates import MONTH_NAMES
 
 __all__ = [
     "MAX_NAME_WORDS",
@@ -41,13 +50,60 @@ _LABEL: Final = re.compile(
     r"^(?:(?:written|reported|posted|published|words|text|story|compiled|edited)\s+by"
     r"|by|from|author(?:s|ed by)?|autor(?:in|en)?|auteur|autore|von|por|par|door|di|da|av|af"
     r"|text|texto|tekst|testo|redaktion|текст|автор|автори|文|作者|记者|撰文|著者|記者)"
-    r"\s*(?:[:/|\-–—]|\s)\s*",
+    r"\s*(?:[:/|\-–—]|\s|$)\s*",
     re.IGNORECASE,
 )
 _CREDIT: Final = re.compile(
-    r"^(?:photos?|fotos?|images?|bild(?:er)?|video|illustrations?|grafik|graphics?)\b\s*[:/]",
+    r"^(?:photos?|fotos?|images?|bild(?:er)?|video|illustrations?|grafik|graphics?)\b\s*[:/]"
+    r"|^(?:(?:medically\s+)?reviewed|fact[-\s]?checked)\s+by\b",
     re.IGNORECASE,
 )
+#: The labels of an author box's links ("More about this author", "Full bio"): no names.
+_LINK_LABEL: Final = re.compile(
+    r"^(?:more\s+(?:about|from|by)|read\s+more|full\s+bio|about\s+(?:the\s+)?author"
+    r"|learn\s+(?:more\s+)?about|view\s+(?:all\s+)?(?:posts|articles|stories))\b",
+    re.IGNORECASE,
+)
+#: The first word starting with a digit, and what follows it: a date, a time, a reading time
+#: (a user name such as ``Pippin06`` holds digits, starts with none).
+_FROM_DIGIT: Final = re.compile(r"(?<!\S)\d.*$", re.DOTALL)
+#: Words a date shown after a name starts with (a month, a weekday, "Last updated on").
+_DATE_WORDS: Final = MONTH_NAMES | frozenset(
+    [
+        "mon",
+        "tue",
+        "tues",
+        "wed",
+        "thu",
+        "thur",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "on",
+        "at",
+        "am",
+        "le",
+        "el",
+        "il",
+        "updated",
+        "last",
+        "published",
+        "posted",
+        "reviewed",
+        "modified",
+        "aktualisiert",
+        "veröffentlicht",
+    ]
+)
+_TRAILING_WORD: Final = re.compile(r"[\s»|•·:,.\-–—]*(\w+)\W*$")
 _SEPARATORS: Final = re.compile(
     r"\s*(?:[;|]|\s/\s|,?\s+(?:and|&|und|y|et|e|og|и|и)\s+|&|,)\s*", re.IGNORECASE
 )
@@ -212,6 +268,19 @@ def _strip(value: str) -> str:
     return text
 
 
+def _without_date(part: str) -> str:
+    """``part`` without a date (or a reading time) shown after the name: cut before its first
+    word starting with a digit, then without the date's words before it (``Luke Kim December 17``,
+    ``Craig McCarthy Last updated on 17 December``, ``Ana » Tue Aug 27``)."""
+    cut = _FROM_DIGIT.search(part)
+    if cut is None:
+        return part
+    text = part[: cut.start()]
+    while (word := _TRAILING_WORD.search(text)) is not None and word[1].lower() in _DATE_WORDS:
+        text = text[: word.start()]
+    return text.strip(" ,;:|-–—/»•·")
+
+
 def _words(part: str) -> list[str]:
     return _WORD.findall(part)
 
@@ -249,12 +318,16 @@ def split_names(value: str) -> list[str]:
     text = _strip(value)
     if not text or _CREDIT.match(text):
         return []
-    parts = [_strip(part) for part in _SEPARATORS.split(text)]
+    parts = [_strip(_without_date(part)) for part in _SEPARATORS.split(text)]
     parts = [part for part in parts if part and not _CREDIT.match(part)]
+    parts = [part for part in parts if not _LINK_LABEL.match(part)]
     names = [part for index, part in enumerate(parts) if _is_name(part, index == 0)]
     if names:
         return names
-    # No part looks like a person: keep the whole value if it is short (an organisation).
+    # No part looks like a person: keep the whole value if it is short (an organisation); a
+    # value that was only a date or a reading time holds nothing.
+    if not parts:
+        return []
     whole = parts[0] if len(parts) == 1 else text
     return [whole] if 0 < len(_words(whole)) <= MAX_NAME_WORDS else []
 

@@ -25,7 +25,15 @@ from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Final
 
-__all__ = ["MIN_YEAR", "iso_date", "normalise_date", "plausible", "url_date", "written_date"]
+__all__ = [
+    "MIN_YEAR",
+    "MONTH_NAMES",
+    "iso_date",
+    "normalise_date",
+    "plausible",
+    "url_date",
+    "written_date",
+]
 
 #: Earliest year of a valid publication date.
 MIN_YEAR: Final = 1990
@@ -52,6 +60,8 @@ _MONTHS: Final = {
     )
     for name in names.split()
 }
+#: Month names and abbreviations (lower case) in the languages read.
+MONTH_NAMES: Final = frozenset(_MONTHS)
 _ZONES: Final = {
     "z": 0,
     "gmt": 0,
@@ -106,7 +116,7 @@ _TIME: Final = re.compile(
     re.IGNORECASE,
 )
 _URL_DATE: Final = re.compile(
-    r"/((?:19|20)\d\d)(?:/|-|_)?(0[1-9]|1[0-2])(?:/|-|_)?(0[1-9]|[12]\d|3[01])(?=[/_.-]|$)"
+    r"/((?:19|20)\d\d)(?:/|-|_)?(0[1-9]|1[0-2])(?:/|-|_)?(0[1-9]|[12]\d|3[01])(?![^\W_])"
 )
 _FOUR_DIGITS: Final = re.compile(r"\d{4}")  # every written date has its year so
 _OFFSET: Final = re.compile(r"([+-])(\d\d?)(?::?(\d\d))?$")
@@ -136,7 +146,8 @@ def written_date(text: str) -> bool:
 
 
 def url_date(url: str | None, today: date | None = None) -> str | None:
-    """The day a URL path names (``/2019/11/19/``, ``/2019-11-19-slug``, ``/20191119/``), as
+    """The day a URL path names (``/2019/11/19/``, ``/2019-11-19-slug``, ``/2019-11-19+slug``,
+    ``/20191119/``: no letter or digit right after the day), as
     ``YYYY-MM-DD``; None without a valid one."""
     if not url:
         return None

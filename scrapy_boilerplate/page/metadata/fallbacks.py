@@ -32,7 +32,7 @@ Fields, each from the first key (or element) with a valid value:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from lxml import etree
@@ -105,14 +105,16 @@ _TIMES: Final = etree.XPath("descendant::time[@datetime]/@datetime")
 MAX_BYLINES: Final = 10
 #: Longest byline text read.
 MAX_BYLINE_CHARS: Final = 100
-_BYLINES: Final = (
-    etree.XPath("descendant::a[@rel='author'] | descendant::*[@itemprop='author']"),
-    etree.XPath(
-        "descendant::*[contains(@class, 'author') or contains(@class, 'byline')]"
-        "[not(self::img or self::script or self::style or self::meta or self::link)]"
-        "[not(.//*[contains(@class, 'author') or contains(@class, 'byline')])]"
-    ),
+_AUTHOR_ELEMENTS: Final = etree.XPath(
+    "descendant::a/@rel[. = 'author']/.. | descendant::*/@itemprop[. = 'author']/.."
 )
+#: The ``class`` (and ``id``) attributes below an element, in document order: their words are
+#: matched in Python (libxml2's ``contains()`` over every element costs several times more).
+_CLASSES: Final = etree.XPath("descendant::*/@class")
+_CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id")
+_BYLINE_CLASS_WORDS: Final = ("author", "byline")
+_NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
+_DATE_CLASS_WORDS: Final = ("date", "time", "publish", "posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
@@ -120,11 +122,6 @@ DATELINE_CHARS: Final = 1500
 _DATELINE_NODE_CHARS: Final = 80
 #: Most elements named for a date whose text is read.
 MAX_DATED_ELEMENTS: Final = 50
-_DATED_ELEMENTS: Final = etree.XPath(
-    "descendant::*[contains(@class, 'date') or contains(@class, 'time')"
-    " or contains(@class, 'publish') or contains(@class, 'posted') or contains(@id, 'date')]"
-    "[not(self::script)]"
-)
 
 
 def nearest_time(anchor: Element | None) -> str | None:
@@ -145,36 +142,176 @@ def nearest_time(anchor: Element | None) -> str | None:
 def nearest_dateline(anchor: Element | None) -> str | None:
     """The first short text (at most 80 characters) holding a written date, in the text of the
     lowest of the :data:`ANCESTOR_LEVELS` ancestors of ``anchor`` that holds one (up to
-    :data:`DATELINE_CHARS` characters read in each); None without an anchor or such a text."""
-    element = anchor
+    :data:`DATELINE_CHARS` characters read in each); None without an anchor or such a text.
+
+    Each ancestor's texts are read as :meth:`itertext` gives them, except the element below it,
+    whose texts were read already and hold no dateline: when all of them were read, their
+    length is counted, else reading stops there."""
+    element, below, below_chars = anchor, None, None
     for _ in range(ANCESTOR_LEVELS + 1):
         if element is None:
             return None
-        read = 0
-        for text in element.itertext():
-            read += len(text)
-            if read > DATELINE_CHARS:
-                break
-            stripped = str(text).strip()
-            if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and written_date(stripped):
-                return stripped
-        element = element.getparent()
+        dateline, read = _dateline_in(element, below, below_chars)
+        if dateline is not None:
+            return dateline
+        element, below, below_chars = element.getparent(), element, read
     return None
+
+
+def _dateline_in(
+    element: Element, below: Element | None, below_chars: int | None
+) -> tuple[str | None, int | None]:
+    """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
+    ``element``, and how many characters it holds (None when reading stopped before its end);
+    ``below``: a child already read, ``below_chars`` its length (None: not read to its end)."""
+    read = 0
+    for text in _texts_around(element, below):
+        if text is None:
+            if below_chars is None:
+                return None, None
+            read += below_chars
+        else:
+            read += len(text)
+            stripped = text.strip()
+            if (
+                read <= DATELINE_CHARS
+                and 6 <= len(stripped) <= _DATELINE_NODE_CHARS
+                and written_date(stripped)
+            ):
+                return stripped, read
+        if read > DATELINE_CHARS:
+            return None, None
+    return None, read
+
+
+def _texts_around(element: Element, below: Element | None) -> Iterator[str | None]:
+    """The texts of ``element`` in :meth:`itertext` order, with None in place of the texts of
+    ``below`` (a child of ``element``)."""
+    if below is None:
+        yield from map(str, element.itertext())
+        return
+    if element.text is not None:
+        yield element.text
+    for child in element:
+        if child is below:
+            yield None
+        elif isinstance(child.tag, str):  # comments and processing instructions: tail only
+            yield from map(str, child.itertext())
+        if child.tail is not None:
+            yield child.tail
+
+
+def _stripped_text(element: Element, limit: int) -> str | None:
+    """``" ".join(element.itertext()).strip()``, or None as soon as that is longer than
+    ``limit`` characters (the rest of the text is not read)."""
+    parts: list[str] = []
+    length = 0  # from the first to the last non-space character so far
+    pending = 0  # spaces after the last non-space character
+    for part in map(str, element.itertext()):
+        piece = f" {part}" if parts else part
+        parts.append(piece)
+        content = piece.rstrip()
+        if content:
+            length = length + pending + len(content) if length else len(content.lstrip())
+            pending = len(piece) - len(content)
+            if length > limit:
+                return None
+        else:
+            pending += len(piece)
+    return "".join(parts).strip()
+
+
+def _collapsed_text(element: Element, limit: int) -> str | None:
+    """The text of ``element`` with each run of spaces as one space (its texts joined by a
+    space), or None as soon as that is longer than ``limit`` characters."""
+    words: list[str] = []
+    length = -1
+    for part in map(str, element.itertext()):
+        for word in part.split():
+            words.append(word)
+            length += len(word) + 1
+        if length > limit:
+            return None
+    return " ".join(words)
+
+
+def _attributes(
+    query: etree.XPath, element: Element
+) -> list[tuple[etree._ElementUnicodeResult, Element]]:
+    """The attributes ``query`` selects below ``element``, each with the element holding it."""
+    found = query(element)
+    return [
+        (value, owner)
+        for value in (found if isinstance(found, list) else ())
+        if isinstance(value, etree._ElementUnicodeResult)
+        and (owner := value.getparent()) is not None
+    ]
+
+
+def _dated_elements(region: Element) -> list[Element]:
+    """The first :data:`MAX_DATED_ELEMENTS` elements of ``region`` (``<script>`` aside) whose
+    ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
+    ``date``, in document order."""
+    elements: list[Element] = []
+    for value, element in _attributes(_CLASSES_AND_IDS, region):
+        words = _DATE_CLASS_WORDS if value.attrname == "class" else _DATE_CLASS_WORDS[:1]
+        repeated = bool(elements) and elements[-1] is element  # its class, then its id
+        if element.tag != "script" and not repeated and any(word in value for word in words):
+            elements.append(element)
+            if len(elements) >= MAX_DATED_ELEMENTS:
+                break
+    return elements
 
 
 def dated_element_text(region: Element) -> str | None:
     """The first short text holding a written date in an element of ``region`` whose
     ``class`` or ``id`` names a date (``date``, ``time``, ``publish``, ``posted``), among the first
     :data:`MAX_DATED_ELEMENTS` such elements; None without one."""
-    found = _DATED_ELEMENTS(region)
-    elements = (
-        [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
-    )
-    for element in elements[:MAX_DATED_ELEMENTS]:
-        text = " ".join(str(part) for part in element.itertext()).strip()
-        if 6 <= len(text) <= _DATELINE_NODE_CHARS and written_date(text):
+    for element in _dated_elements(region):
+        text = _stripped_text(element, _DATELINE_NODE_CHARS)
+        if text is not None and len(text) >= 6 and written_date(text):
             return " ".join(text.split())
     return None
+
+
+def _is_below(element: Element, ancestor: Element, top: Element) -> bool:
+    """Whether ``element`` is below ``ancestor`` (both below ``top``)."""
+    for parent in element.iterancestors():
+        if parent is ancestor:
+            return True
+        if parent is top:
+            return False
+    return False
+
+
+def _classed_bylines(region: Element) -> list[Element]:
+    """The first :data:`MAX_BYLINES` elements of ``region`` whose ``class`` names an author or a
+    byline and that hold no such element (images, scripts, styles, ``<meta>`` and ``<link>``
+    aside), in document order.
+
+    An element holds one exactly when the next such element in document order is below it, so
+    each walk up from that next element ends at the element (its length is then paid by the
+    elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
+    named = [
+        element
+        for value, element in _attributes(_CLASSES, region)
+        if any(word in value for word in _BYLINE_CLASS_WORDS)
+    ]
+    elements: list[Element] = []
+    for index, element in enumerate(named):
+        if element.tag in _NOT_BYLINES:
+            continue
+        following = named[index + 1] if index + 1 < len(named) else None
+        if following is None or not _is_below(following, element, region):
+            elements.append(element)
+            if len(elements) >= MAX_BYLINES:
+                break
+    return elements
+
+
+def _author_elements(region: Element) -> list[Element]:
+    found = _AUTHOR_ELEMENTS(region)
+    return [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
 
 
 def byline_names(region: Element) -> list[str]:
@@ -183,17 +320,16 @@ def byline_names(region: Element) -> list[str]:
     ``class`` names an author or a byline, in that order of kinds, outside reader comments
     (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long."""
     texts: list[str] = []
-    for query in _BYLINES:
-        found = query(region)
-        for element in found[:MAX_BYLINES] if isinstance(found, list) else ():
-            if not isinstance(element, etree._Element) or in_comment(element):
+    for find in (_author_elements, _classed_bylines):
+        for element in find(region)[:MAX_BYLINES]:
+            if in_comment(element):
                 continue  # a reader comment's author is not the article's
             named = _NAME_PROP(element)
             source = named[0] if isinstance(named, list) and named else element
             if not isinstance(source, etree._Element):
                 continue
-            text = " ".join(" ".join(str(t) for t in source.itertext()).split())
-            if 2 <= len(text) <= MAX_BYLINE_CHARS and text not in texts:
+            text = _collapsed_text(source, MAX_BYLINE_CHARS)
+            if text is not None and len(text) >= 2 and text not in texts:
                 texts.append(text)
         if texts:
             return texts
@@ -228,16 +364,22 @@ def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
 
 def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     """Offer ``found`` what the page shows around its article (see :func:`article_region`):
-    a dateline or date element, the bylines' names. Read only for a field no other source
-    has."""
+    a dateline or date element, the bylines' names; each looked for only when asked."""
     region = article_region(tags, anchor)
     if region is None:
         return
-    for value in _visible_dates(tags, anchor, region):
-        if "published" in found.values:
-            break
-        found.offer("published", value)
-    found.offer_authors(byline_names(region))
+    found.offer_all("published", _visible_dates(tags, anchor, region))
+    found.offer_authors(_each(byline_names, region))
+
+
+def _each(find: Callable[[Element], list[str]], element: Element) -> Iterator[str]:
+    """The values ``find(element)`` gives, found on the first ``next()``."""
+    yield from find(element)
+
+
+def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
+    """The value ``find()`` gives, found on the first ``next()``."""
+    yield find()
 
 
 def read_fallbacks(
@@ -246,10 +388,8 @@ def read_fallbacks(
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
-    if "published" not in found.values:
-        found.offer("published", nearest_time(anchor))
-    if "published" not in found.values:
-        found.offer("published", url_date(url))
+    found.offer_all("published", _later(lambda: nearest_time(anchor)))
+    found.offer_all("published", _later(lambda: url_date(url)))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))

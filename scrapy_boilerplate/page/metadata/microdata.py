@@ -15,6 +15,7 @@ from lxml import etree
 
 from ...model.document import Element
 from .extruct_support import ExtructExtractors
+from .schema import may_be_read
 
 __all__ = ["MAX_DEPTH", "MAX_ITEMS", "readable", "microdata_documents"]
 
@@ -25,7 +26,8 @@ MAX_ITEMS: Final = 500
 #: How many ancestors of an item are searched for the item holding it.
 _MAX_ANCESTORS: Final = 100
 
-_ITEMS: Final = etree.XPath("//*[@itemscope]")
+#: The attribute, then its element: libxml2 visits fewer nodes than with ``//*[@itemscope]``.
+_ITEMS: Final = etree.XPath("//@itemscope/..")
 
 
 def readable(root: Element) -> bool:
@@ -70,10 +72,13 @@ def _as_schema(value: Any, depth: int) -> Any:
 def microdata_documents(
     root: Element, base_url: str | None, extruct: ExtructExtractors
 ) -> list[Any]:
-    """The page's top-level microdata items as schema.org objects (URLs resolved); none if the
-    page has no items (extruct is not called) or is not :func:`readable`."""
+    """The page's top-level microdata items as schema.org objects (URLs resolved); none (and
+    extruct is not called) if no item's ``itemtype`` :func:`~.schema.may_be_read` or the page
+    is not :func:`readable`."""
     items = _items(root)
-    if not items or not _readable(items):
+    if not any(may_be_read(item.get("itemtype") or "") for item in items):
+        return []
+    if not _readable(items):
         return []
     items = extruct.microdata.extract_items(root, base_url)
     return [_as_schema(item, 0) for item in items]

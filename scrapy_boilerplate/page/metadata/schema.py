@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from .found import MAX_AUTHORS, Found
 
-__all__ = ["MAX_OBJECTS", "SchemaObjects", "schema_objects", "read_schema"]
+__all__ = ["MAX_OBJECTS", "SchemaObjects", "may_be_read", "schema_objects", "read_schema"]
 
 #: Most objects walked per source.
 MAX_OBJECTS: Final = 5_000
@@ -70,6 +70,16 @@ def _type_names(node: JsonObject) -> Iterator[str]:
     for name in types[:_MAX_LIST] if isinstance(types, list) else [types]:
         if isinstance(name, str):
             yield name.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].rsplit("#", 1)[-1]
+
+
+#: What the name of every type that is read holds.
+_READ_TYPE_WORDS: Final = ("Article", "Posting", "Report", "Page")
+
+
+def may_be_read(type_text: str) -> bool:
+    """Whether an object of type ``type_text`` (an ``itemtype``: names or URLs) may be read: it
+    holds the word an article or page type's name ends with (a cheap test before parsing)."""
+    return any(word in type_text for word in _READ_TYPE_WORDS)
 
 
 def _rank(node: JsonObject) -> int | None:
