@@ -473,10 +473,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "[evaluation.md](evaluation.md); ± is one bootstrap standard error "
             f"({args.bootstrap} page resamples).",
             "",
-            "The shipped models of `article-learned`, `page-template` and `victor` are trained on "
-            "WCXB-dev (`article-learned`'s default model on its article pages, the others on "
-            "all of it): their WCXB-dev rows are training scores. Their figures of record "
-            "on WCXB-dev are cross-validated by domain: below for `article-learned`, in "
+            "`article`'s shipped models (the model of article pages and the page-type "
+            "classifier on WCXB-dev, fundus and magic-html; the model of every page on "
+            "WCXB-dev) and those of `page-template` and `victor` (WCXB-dev) are trained on "
+            "some of these pages: their rows of those datasets are training scores. Their "
+            "figures of record there are cross-validated by domain: below for `article`, in "
             "[reproduction.md](reproduction.md) for `page-template` (section 5) and `victor` "
             "(section 7).",
         ]

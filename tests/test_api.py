@@ -9,6 +9,7 @@ import pytest
 from gc_support import cyclic_garbage
 
 from scrapy_boilerplate import available_extractors, extract, get_extractor, register_extractor
+from scrapy_boilerplate.classifiers.page_type import PAGE_TYPES
 from scrapy_boilerplate.filters.basic import MarkEverythingContent
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -27,7 +28,8 @@ def test_article_keeps_the_story_and_drops_navigation_and_teasers() -> None:
 
 def test_the_default_article_is_the_learned_chain() -> None:
     result = extract(ARTICLE)
-    assert result.extractor == "article" and result.options["mode"] == "article"
+    assert result.extractor == "article" and result.options["mode"] == "auto"
+    assert result.page_type in PAGE_TYPES
     assert all(block.score is not None for block in result.blocks)
     assert result.text == extract(ARTICLE, extractor="article-learned").text
 

@@ -21,6 +21,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from scrapy_boilerplate.batch.rows import PAGE_COLUMNS
 from scrapy_boilerplate.batch.run import WarcRun, extract_warcs
+from scrapy_boilerplate.classifiers.page_type import PAGE_TYPES
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (the [spark] extra)")
 if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
@@ -148,7 +149,7 @@ def assert_found_again(row: dict[str, Any]) -> None:
     assert row["host"] == row["url"].split("/")[2]
     assert str(row["crawl_date"]) == row["warc_date"][:10]
     assert row["extractor_version"] and len(row["content_hash"]) == 40
-    assert row["page_type"] is None and row["markdown"] is None
+    assert row["page_type"] in PAGE_TYPES and row["markdown"] is None
 
 
 def failed_task_attempts(spark: SparkSession, group: str) -> int:
