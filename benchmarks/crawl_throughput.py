@@ -43,6 +43,7 @@ MODES: dict[str, dict[str, Any]] = {
     "addon-default": ADDON,
     "addon-on-demand": {**ADDON, "BOILERPLATE_EXTRACT": "on-demand"},
     "addon-eager": {**ADDON, "BOILERPLATE_EXTRACT": "always"},
+    "addon-no-site-templates": {**ADDON, "BOILERPLATE_SITE_TEMPLATES": False},
     "addon-inline": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 0},
     "addon-1-thread": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 1},
     "addon-2-threads": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 2},
