@@ -21,9 +21,11 @@ from scrapy_boilerplate.classifiers.learned import (
     SHIPPED_MODEL,
     load_block_model,
 )
+from scrapy_boilerplate.classifiers.page_type import load_page_type_model
 from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.extractors.title import find_title
+from scrapy_boilerplate.features.page import page_features
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
@@ -170,9 +172,11 @@ def test_main_region_follows_the_model_file_and_the_option(tmp_path: Path) -> No
     assert turned_off.split("\n\n") == everything
 
 
-def margins(html: bytes) -> tuple[list[float], list[float]]:
-    """Both shipped models' margins of every block of ``html``: pure Python, compiled."""
-    doc = segment(parse_html(html))
+def margins(html: bytes, url: str | None = None) -> tuple[list[float], list[float]]:
+    """Both shipped block models' margins of every block of ``html``, then the shipped
+    page-type model's margin of each type for the page: pure Python, compiled."""
+    doc = segment(parse_html(html), url=url)
+    page_row = array("d", page_features(doc))
     rows = feature_rows(doc, find_title(doc))
     flat = array("d", chain.from_iterable(rows))
     pure: list[float] = []
@@ -181,6 +185,9 @@ def margins(html: bytes) -> tuple[list[float], list[float]]:
         model = load_block_model("", shipped)
         pure += gbdt.predict_margins_pure(model, flat, len(rows))
         compiled += gbdt.predict_margins(model, flat, len(rows))
+    for ensemble in load_page_type_model().ensembles.values():
+        pure += gbdt.predict_margins_pure(ensemble, page_row, 1)
+        compiled += gbdt.predict_margins(ensemble, page_row, 1)
     return pure, compiled
 
 
@@ -192,7 +199,10 @@ def test_compiled_and_pure_scores_are_identical_on_the_fixtures() -> None:
 
 
 @pytest.mark.skipif(not gbdt.ACCELERATED, reason="the compiled inference is not built")
-@pytest.mark.parametrize("dataset", ["wcxb-dev", "l3s-gn1", "cleaneval/dev", "cleaneval/final"])
+@pytest.mark.parametrize(
+    "dataset",
+    ["wcxb-dev", "fundus", "magic-html", "l3s-gn1", "cleaneval/dev", "cleaneval/final"],
+)
 def test_compiled_and_pure_scores_are_identical_on_every_shared_page(dataset: str) -> None:
     if not (SHARED_DATASETS / dataset).is_dir():
         pytest.skip(f"{dataset} not under {SHARED_DATASETS}")
@@ -200,7 +210,7 @@ def test_compiled_and_pure_scores_are_identical_on_every_shared_page(dataset: st
     checked = 0
     for page in load_pages(SHARED_DATASETS / dataset, limit=limit):
         try:
-            pure, compiled = margins(page.html)
+            pure, compiled = margins(page.html, page.url)
         except BoilerplateError:
             continue
         assert pure == compiled, page.id
