@@ -97,3 +97,15 @@ def test_every_extractor_reads_the_metadata_when_asked(name: str) -> None:
     assert result.metadata is not None
     assert result.metadata.canonical_url == METADATA.canonical_url
     assert result.metadata.authors == METADATA.authors
+
+
+def test_the_page_type_survives_pickling_and_is_in_the_dict() -> None:
+    result = extract("<html><body><p>" + "A plain paragraph of words. " * 30 + "</p></body></html>")
+    assert result.page_type is not None and result.page_type_confidence is not None
+    data = pickle.loads(pickle.dumps(result)).to_dict(include_blocks=False)
+    assert (data["page_type"], data["page_type_confidence"]) == (
+        result.page_type,
+        result.page_type_confidence,
+    )
+    rules = extract("<html><body><p>Words here.</p></body></html>", extractor="article-rules")
+    assert rules.to_dict(include_blocks=False)["page_type"] is None

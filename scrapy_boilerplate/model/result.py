@@ -80,13 +80,16 @@ class ExtractionResult:
         return [block for block in self.blocks if block.is_content]
 
     def to_dict(self, *, include_blocks: bool = True) -> dict[str, Any]:
-        """A JSON-serialisable view: title, text, comments, extractor, options, url, metadata (a
-        dict, or None when not read), html and markdown (when asked for), blocks."""
+        """A JSON-serialisable view: title, text, comments, page type and its confidence (None
+        when the extractor has no classifier), extractor, options, url, metadata (a dict, or
+        None when not read), html and markdown (when asked for), blocks."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
             "text": self.text,
             "comments": self.comments,
+            "page_type": self.page_type,
+            "page_type_confidence": self.page_type_confidence,
             "extractor": self.extractor,
             "options": dict(self.options),
             "metadata": None if self.metadata is None else self.metadata.to_dict(),
