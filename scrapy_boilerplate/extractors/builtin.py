@@ -317,12 +317,14 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
     classify = PageTypeClassifier(page_types)
     if options["mode"] != AUTO_MODE:
         return [classify, *_operating_point_chain(options["mode"], options, context)]
+    # both chains are built here: a missing or unreadable model file fails when the extractor
+    # is built, not on the first page of the other point
+    chains = {mode: _operating_point_chain(mode, options, context) for mode in OPERATING_POINTS}
     page_from = float(page_types.metadata.get("page_mode_from", PAGE_MODE_FROM))
 
     def choose(doc: TextDocument) -> Sequence[Filter]:
         confident = (doc.page_type_confidence or 0.0) >= page_from
-        mode = PAGE_MODE if doc.page_type != "article" and confident else "article"
-        return _operating_point_chain(mode, options, context)
+        return chains[PAGE_MODE if doc.page_type != "article" and confident else "article"]
 
     return [classify, ChosenChain(choose)]
 
