@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Final
 
 from ..model.document import EMPTY_BLOCK, TextBlock, TextDocument
+from ..page.metadata.dates import WEEKDAY_NAMES
 from ..page.tokens import is_word, tokenize
 
 __all__ = [
@@ -117,27 +118,7 @@ _MONTHS: Final = frozenset(
         "december",
     ]
 )
-_WEEKDAYS: Final = frozenset(
-    [
-        "mon",
-        "tue",
-        "tues",
-        "wed",
-        "thu",
-        "thur",
-        "thurs",
-        "fri",
-        "sat",
-        "sun",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
-)
+_WEEKDAYS: Final = WEEKDAY_NAMES
 _TIME_ZONES: Final = frozenset(
     [
         "GMT",

@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterable
 from typing import Final
 from urllib.parse import urlsplit
 
-from .dates import MONTH_NAMES
+from .dates import MONTH_NAMES, WEEKDAY_NAMES
 
 __all__ = [
     "MAX_NAME_WORDS",
@@ -68,41 +68,14 @@ _LINK_LABEL: Final = re.compile(
 #: (a user name such as ``Pippin06`` holds digits, starts with none).
 _FROM_DIGIT: Final = re.compile(r"(?<!\S)\d.*$", re.DOTALL)
 #: Words a date shown after a name starts with (a month, a weekday, "Last updated on").
-_DATE_WORDS: Final = MONTH_NAMES | frozenset(
-    [
-        "mon",
-        "tue",
-        "tues",
-        "wed",
-        "thu",
-        "thur",
-        "thurs",
-        "fri",
-        "sat",
-        "sun",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "on",
-        "at",
-        "am",
-        "le",
-        "el",
-        "il",
-        "updated",
-        "last",
-        "published",
-        "posted",
-        "reviewed",
-        "modified",
-        "aktualisiert",
-        "veröffentlicht",
-    ]
-)
+_DATE_WORDS: Final = (
+    MONTH_NAMES
+    | WEEKDAY_NAMES
+    | frozenset(
+        {"on", "at", "am", "le", "el", "il", "updated", "last", "published", "posted", "reviewed",
+         "modified", "aktualisiert", "veröffentlicht"}
+    )
+)  # fmt: skip
 _TRAILING_WORD: Final = re.compile(r"[\s»|•·:,.\-–—]*(\w+)\W*$")
 _SEPARATORS: Final = re.compile(
     r"\s*(?:[;|]|\s/\s|,?\s+(?:and|&|und|y|et|e|og|и|и)\s+|&|,)\s*", re.IGNORECASE

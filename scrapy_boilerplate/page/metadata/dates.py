@@ -28,6 +28,7 @@ from typing import Final
 __all__ = [
     "MIN_YEAR",
     "MONTH_NAMES",
+    "WEEKDAY_NAMES",
     "iso_date",
     "normalise_date",
     "plausible",
@@ -62,6 +63,11 @@ _MONTHS: Final = {
 }
 #: Month names and abbreviations (lower case) in the languages read.
 MONTH_NAMES: Final = frozenset(_MONTHS)
+#: Weekday names and their English abbreviations, lowercase.
+WEEKDAY_NAMES: Final = frozenset(
+    {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)  # fmt: skip
 _ZONES: Final = {
     "z": 0,
     "gmt": 0,
