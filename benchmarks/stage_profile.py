@@ -59,9 +59,15 @@ STAGES: tuple[tuple[str, str, str], ...] = (
         "_features.feature_matrix",
     ),
     ("structure features", "scrapy_boilerplate.classifiers.features", "structure_into"),
+    ("page type", "scrapy_boilerplate.classifiers.page_type", "PageTypeClassifier.__call__"),
     ("trees", "scrapy_boilerplate.classifiers.learned", "predict_proba"),
     ("ScoreGapFilter", "scrapy_boilerplate.filters.scores", "ScoreGapFilter.__call__"),
     ("CommentRegionFilter", "scrapy_boilerplate.filters.regions", "CommentRegionFilter.__call__"),
+    (
+        "CommentSectionFilter",
+        "scrapy_boilerplate.filters.comment_sections",
+        "CommentSectionFilter.__call__",
+    ),
     (
         "NewsConventionsFilter",
         "scrapy_boilerplate.filters.conventions",

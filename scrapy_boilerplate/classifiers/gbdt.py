@@ -44,6 +44,8 @@ __all__ = [
     "from_lightgbm",
     "model_to_json",
     "model_from_json",
+    "read_json_file",
+    "write_json_file",
     "ACCELERATED",
     "FORMAT",
     "VERSION",
@@ -221,7 +223,13 @@ def dump_model(model: TreeEnsemble, path_or_file: str | os.PathLike[str] | Binar
     Floats are written in their shortest exact form, so :func:`load_model` gives them back
     bit for bit. A file object gets the plain JSON bytes.
     """
-    data = json.dumps(model_to_json(model), separators=(",", ":")).encode()
+    write_json_file(model_to_json(model), path_or_file)
+
+
+def write_json_file(document: Any, path_or_file: str | os.PathLike[str] | BinaryIO) -> None:
+    """Write ``document`` as compact JSON to a path (gzip-compressed, reproducibly, when its
+    name ends with ``.gz``) or, plain, to a binary file object."""
+    data = json.dumps(document, separators=(",", ":")).encode()
     if not isinstance(path_or_file, (str, os.PathLike)):
         path_or_file.write(data)
         return
@@ -237,6 +245,14 @@ def load_model(path_or_bytes_or_file: str | os.PathLike[str] | bytes | BinaryIO)
     Gzip-compressed data is recognised by its magic bytes. Raises :class:`ValueError` for
     anything but a valid model of this format and version.
     """
+    return model_from_json(read_json_file(path_or_bytes_or_file, "model file"))
+
+
+def read_json_file(
+    path_or_bytes_or_file: str | os.PathLike[str] | bytes | BinaryIO, kind: str
+) -> Any:
+    """The decoded JSON of a path, bytes or a binary file, gzip-compressed or not (told by its
+    magic bytes); ``ValueError`` saying it is "not a {kind}" for bad gzip data or bad JSON."""
     if isinstance(path_or_bytes_or_file, (str, os.PathLike)):
         data = Path(path_or_bytes_or_file).read_bytes()
     elif isinstance(path_or_bytes_or_file, (bytes, bytearray, memoryview)):
@@ -247,12 +263,11 @@ def load_model(path_or_bytes_or_file: str | os.PathLike[str] | bytes | BinaryIO)
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
-            raise ValueError(f"not a model file: bad gzip data ({exc})") from None
+            raise ValueError(f"not a {kind}: bad gzip data ({exc})") from None
     try:
-        document = json.loads(data)
+        return json.loads(data)
     except ValueError as exc:
-        raise ValueError(f"not a model file: bad JSON ({exc})") from None
-    return model_from_json(document)
+        raise ValueError(f"not a {kind}: bad JSON ({exc})") from None
 
 
 def model_from_json(document: Any) -> TreeEnsemble:

@@ -11,8 +11,6 @@ is trained on WCXB-dev (CC-BY-4.0), fundus (MIT) and magic-html (Apache-2.0) wit
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 from array import array
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,7 +19,14 @@ from typing import Any, Final
 
 from ..features.page import PAGE_FEATURE_NAMES, page_features
 from ..model.document import TextDocument
-from .gbdt import TreeEnsemble, model_from_json, model_to_json, predict_proba
+from .gbdt import (
+    TreeEnsemble,
+    model_from_json,
+    model_to_json,
+    predict_proba,
+    read_json_file,
+    write_json_file,
+)
 
 __all__ = [
     "PAGE_TYPES",
@@ -98,11 +103,7 @@ def dump_page_type_model(model: PageTypeModel, path: str | Path) -> None:
         "types": {name: model_to_json(ensemble) for name, ensemble in model.ensembles.items()},
         "metadata": model.metadata,
     }
-    data = json.dumps(document, separators=(",", ":")).encode()
-    target = Path(path)
-    if target.name.endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    target.write_bytes(data)
+    write_json_file(document, path)
 
 
 def _from_json(document: Any) -> PageTypeModel:
@@ -126,12 +127,4 @@ def load_page_type_model(path: str = "") -> PageTypeModel:
     else:
         source = resources.files(__package__).joinpath("models").joinpath(SHIPPED_PAGE_TYPE_MODEL)
         data = source.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise ValueError(f"not a page-type model file: bad gzip data ({exc})") from None
-    try:
-        return _from_json(json.loads(data))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not a page-type model file: bad JSON ({exc})") from None
+    return _from_json(read_json_file(data, "page-type model file"))
