@@ -111,8 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{pages} L3S-GN1 pages with user comments (class 5, {total:,} words), each "
             "extractor classifying the blocks of the annotated page; words of the blocks it keeps "
             "in its text, and (for `article`) of those it gives as `result.comments`. `article` "
-            "decodes a page it takes for a forum or a listing (confidence >= 0.7, `mode=auto`) at "
-            "the `page` point, which keeps the comments in the text; `mode=article` never does.",
+            "decodes a page it takes for another type than an article (confidence >= 0.7, "
+            "`mode=auto`) at the `page` point, which keeps the comments in the text of pages it "
+            "takes for forums; `mode=article` never does.",
             "",
             table(args.extractors, counts),
         ]

@@ -136,6 +136,26 @@ def test_the_page_point_keeps_reader_comments_in_the_text() -> None:
     assert all(line in page.text for line in page.comments.splitlines() if line)
 
 
+COMMENTS = (
+    '<div id="comments"><h3>2 Comments</h3>'
+    '<div class="comment"><p>Posted by Ann on May 2</p><p>I think the council got this one '
+    "right and the bridge is overdue for repair.</p></div>"
+    '<div class="comment"><p>Posted by Bob on May 3</p><p>Nonsense, the money should go to '
+    "the schools first, as everyone in town knows.</p></div></div>"
+)
+
+
+def test_auto_mode_keeps_comments_in_the_text_of_forums_only() -> None:
+    html = LISTING.replace("</body>", f"{COMMENTS}</body>")
+    url = "https://news.example/category/local/"
+    auto, page = extract(html, url), extract(html, url, mode="page")
+    assert auto.page_type == "listing"  # decoded at the page point, not a forum
+    assert auto.page_type_confidence is not None and auto.page_type_confidence >= 0.7
+    assert "I think the council" in auto.comments
+    assert "I think the council" not in auto.text
+    assert "I think the council" in page.text  # mode=page keeps them on any page
+
+
 def test_threshold_option_overrides_the_model() -> None:
     html = (FIXTURES / "pages" / "article.html").read_bytes()
     # no block reaches 1.0: the rule chain's decisions stay (the headline still goes)

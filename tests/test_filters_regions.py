@@ -58,6 +58,18 @@ def test_comments_with_unlinked_text_come_back() -> None:
     assert "link list" not in content(doc)
 
 
+def test_comments_come_back_only_on_the_page_types_asked() -> None:
+    forum, service = article_doc(), article_doc()
+    forum.page_type, service.page_type = "forum", "service"
+    for doc in (forum, service):
+        CommentRegionFilter()(doc)
+    only_forums = KeepCommentsFilter(page_types=frozenset({"forum"}))
+    assert only_forums(service) is False
+    assert "I disagree with the mayor." not in content(service)
+    assert only_forums(forum) is True
+    assert content(forum)[-1] == "I disagree with the mayor."
+
+
 def test_nothing_selected_nothing_kept() -> None:
     doc = segment(parse_html(PAGE))
     assert KeepCaptionsFilter()(doc) is False

@@ -259,6 +259,9 @@ AUTO_MODE = "auto"
 #: In ``auto`` mode, the page-type confidence (0-1) from which a page that is not an article
 #: is decoded at the ``page`` operating point (when the page-type model does not say).
 PAGE_MODE_FROM = 0.7
+#: In ``auto`` mode, the page types whose reader comments stay in the text at the ``page``
+#: point (a forum's replies are its content; a service or listing page's comments are not).
+AUTO_COMMENT_PAGE_TYPES = frozenset({"forum"})
 
 #: Score taken off a learned block inside a site template (``template_penalty``).
 TEMPLATE_PENALTY = 0.55
@@ -319,7 +322,10 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
         return [classify, *_operating_point_chain(options["mode"], options, context)]
     # both chains are built here: a missing or unreadable model file fails when the extractor
     # is built, not on the first page of the other point
-    chains = {mode: _operating_point_chain(mode, options, context) for mode in OPERATING_POINTS}
+    chains = {
+        mode: _operating_point_chain(mode, options, context, AUTO_COMMENT_PAGE_TYPES)
+        for mode in OPERATING_POINTS
+    }
     page_from = float(page_types.metadata.get("page_mode_from", PAGE_MODE_FROM))
 
     def choose(doc: TextDocument) -> Sequence[Filter]:
@@ -330,9 +336,14 @@ def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> 
 
 
 def _operating_point_chain(
-    mode: str, options: Mapping[str, Any], context: ExtractionContext
+    mode: str,
+    options: Mapping[str, Any],
+    context: ExtractionContext,
+    comment_page_types: frozenset[str] | None = None,
 ) -> list[Filter]:
-    """The filters of ``article`` at the operating point ``mode`` (after the page type)."""
+    """The filters of ``article`` at the operating point ``mode`` (after the page type); the
+    ``page`` point keeps reader comments in the text, of ``comment_page_types`` pages only when
+    given (``keep_comments`` keeps them everywhere)."""
     point = OPERATING_POINTS[mode]
     model = load_block_model(options["model"], point.shipped)
     threshold = options["threshold"] or float(
@@ -355,8 +366,10 @@ def _operating_point_chain(
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())
-    if options["keep_comments"] or mode == PAGE_MODE:
+    if options["keep_comments"]:
         chain.append(KeepCommentsFilter())
+    elif mode == PAGE_MODE:
+        chain.append(KeepCommentsFilter(comment_page_types))
     return chain
 
 

@@ -171,9 +171,15 @@ def is_comment_text(block: TextBlock) -> bool:
 
 @dataclass(frozen=True)
 class KeepCommentsFilter:
-    """Comment text blocks (label ``COMMENT_TEXT``) become content."""
+    """Comment text blocks (label ``COMMENT_TEXT``) become content: on every page, or, with
+    ``page_types``, only on pages of those types (``doc.page_type``; a forum's replies are its
+    content, a product or service page's comments are not)."""
+
+    page_types: frozenset[str] | None = None
 
     def __call__(self, doc: TextDocument) -> bool:
+        if self.page_types is not None and doc.page_type not in self.page_types:
+            return False
         changed = False
         for block in doc.blocks:
             if not block.is_content and L.COMMENT_TEXT in block.labels:
