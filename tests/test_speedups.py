@@ -6,6 +6,7 @@ sets it, so a broken build fails there instead of silently testing nothing).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -55,8 +56,32 @@ def assert_same_walk(root: etree._Element, strict: bool) -> None:
     assert fast_stats == pure_stats
     fast_blocks = _speedups.build_blocks(fast_pending, TextBlock)
     pure_blocks = segmentation._build_blocks(pure_pending)
-    assert [b.to_dict() for b in fast_blocks] == [b.to_dict() for b in pure_blocks]
-    assert all(f.elements == p.elements for f, p in zip(fast_blocks, pure_blocks, strict=True))
+    assert [_fields(b) for b in fast_blocks] == [_fields(b) for b in pure_blocks]
+    assert all(type(b) is TextBlock for b in fast_blocks)
+
+
+def _fields(block: Any) -> list[Any]:
+    """Every dataclass field of ``block`` (elements compared by identity)."""
+    return [getattr(block, field.name) for field in dataclasses.fields(block)]
+
+
+@dataclasses.dataclass(eq=False)
+class _UnslottedBlock(TextBlock):
+    """A block class the compiled twin must call (no slots of its own, a ``__post_init__``)."""
+
+    seen: list[str] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.seen.append(self.text)
+
+
+def test_blocks_of_other_classes_are_built_by_calling_them() -> None:
+    root = parse_html("<html><body><p>One <a href=/x>two</a></p><div>three</div></body></html>")
+    _, pending, _ = _speedups.walk(root, False)
+    blocks = _speedups.build_blocks(pending, _UnslottedBlock)
+    assert [b.seen for b in blocks] == [["One two"], ["three"]]
+    expected = segmentation._build_blocks(pending)
+    assert [_fields(b)[:13] for b in blocks] == [_fields(b) for b in expected]
 
 
 @pytest.mark.parametrize("strict", [False, True])
