@@ -11,7 +11,9 @@ and the *ratio to parse*), then ``extract()`` again with every stage of :data:`S
 stage's time is exclusive: the time of the stages it calls is not counted twice (``other`` is
 what no listed stage covers: the chain factory, the result, freeing the tree, glue). Times are
 ``time.perf_counter`` seconds, one page at a time in one thread; report medians (the machine
-may be shared).
+may be shared). ``--memory`` adds a pass (after the timed ones, untimed) that reports the
+Python heap a page's ``extract()`` takes at its peak, by ``tracemalloc`` (libxml2's tree is
+allocated outside Python's heap and is not counted), and the page sizes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -153,6 +156,34 @@ def _page_times(
     return parse, total, clock.times
 
 
+def _memory(extractor: Any, loaded: list[tuple[str, str | None]]) -> None:
+    """Print the median and p99 of the peak Python heap of one page's ``extract()``."""
+    peaks = []
+    tracemalloc.start()
+    try:
+        for html, url in loaded:
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            extractor.extract(html, url)
+            peaks.append(tracemalloc.get_traced_memory()[1] - before)
+    finally:
+        tracemalloc.stop()
+    sizes = [len(html.encode("utf-8")) for html, _ in loaded]
+    print(
+        f"peak Python heap of extract() per page (tracemalloc, libxml2's tree not counted): "
+        f"median {_kib(peaks)} KiB, p99 {_kib(peaks, 99)} KiB; "
+        f"page size median {_kib(sizes)} KiB, p99 {_kib(sizes, 99)} KiB"
+    )
+
+
+def _kib(values: list[int], percentile: int = 50) -> str:
+    if percentile == 50 or len(values) < 2:
+        value = statistics.median(values)
+    else:
+        value = statistics.quantiles(values, n=100)[percentile - 1]
+    return f"{value / 1024:.0f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", nargs="+", default=["wcxb-dev", "fundus"])
@@ -160,6 +191,9 @@ def main() -> int:
     parser.add_argument("--extractor", default="article")
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per page; each figure is the page's fastest"
+    )
+    parser.add_argument(
+        "--memory", action="store_true", help="also the peak Python heap per page (tracemalloc)"
     )
     args = parser.parse_args()
     clock = Clock()
@@ -197,6 +231,9 @@ def main() -> int:
     p99 = statistics.quantiles(totals, n=100)[98] if count > 1 else totals[0]
     print(f"\nmedian per-page ratio to the lxml parse: {statistics.median(ratios):.2f}")
     print(f"p99 of extract(): {1000 * p99:.1f} ms")
+    if args.memory:
+        clock.active = False
+        _memory(extractor, loaded)
     return 0
 
 
