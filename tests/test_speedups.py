@@ -65,25 +65,6 @@ def _fields(block: Any) -> list[Any]:
     return [getattr(block, field.name) for field in dataclasses.fields(block)]
 
 
-@dataclasses.dataclass(eq=False)
-class _UnslottedBlock(TextBlock):
-    """A block class the compiled twin must call (no slots of its own, a ``__post_init__``)."""
-
-    seen: list[str] = dataclasses.field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.seen.append(self.text)
-
-
-def test_blocks_of_other_classes_are_built_by_calling_them() -> None:
-    root = parse_html("<html><body><p>One <a href=/x>two</a></p><div>three</div></body></html>")
-    _, pending, _ = _speedups.walk(root, False)
-    blocks = _speedups.build_blocks(pending, _UnslottedBlock)
-    assert [b.seen for b in blocks] == [["One two"], ["three"]]
-    expected = segmentation._build_blocks(pending)
-    assert [_fields(b)[:13] for b in blocks] == [_fields(b) for b in expected]
-
-
 @pytest.mark.parametrize("strict", [False, True])
 def test_tag_classes_match_the_python_tables(strict: bool) -> None:
     classes = tags.TAG_CLASSES[strict]

@@ -1029,77 +1029,19 @@ def block_word_stats(buffers, bint in_link=False):
     return stats
 
 
-cdef dict _block_layouts = {}  # block class -> (field names, trailing defaults) or None
-
-
-cdef object _block_layout(block_class):
-    """How :func:`build_blocks` fills a ``block_class`` without calling its ``__init__``: the
-    names of its dataclass fields and the plain defaults of those after the 11 it is given;
-    None (call the class) unless it is a dataclass with slots, no ``__post_init__`` and no
-    default factory or missing default past the 11."""
-    import dataclasses
-
-    if block_class in _block_layouts:
-        return _block_layouts[block_class]
-    layout = None
-    if (
-        dataclasses.is_dataclass(block_class)
-        and "__slots__" in block_class.__dict__
-        and not hasattr(block_class, "__post_init__")
-    ):
-        fields = dataclasses.fields(block_class)
-        names = tuple([field.name for field in fields])
-        defaults = tuple([field.default for field in fields[11:]])
-        plain = all(
-            field.default is not dataclasses.MISSING
-            and field.default_factory is dataclasses.MISSING
-            for field in fields[11:]
-        )
-        if len(names) >= 11 and plain:
-            layout = (names, defaults)
-    _block_layouts[block_class] = layout
-    return layout
-
-
 def build_blocks(list pending, block_class):
-    """``segmentation._build_blocks``: the walk's queued buffers as ``block_class`` objects
-    (a slotted dataclass is filled field by field, as its ``__init__`` does, without the call)."""
+    """``segmentation._build_blocks``: the walk's queued buffers as ``block_class`` objects."""
     cdef list blocks = []
     cdef _Counts counts
     cdef bint in_link = False
-    cdef Py_ssize_t offset = 0, k
-    cdef tuple names, defaults
-    layout = _block_layout(block_class)
-    if layout is None:
-        for buffer, text, tag_level, labels, element in pending:
-            _counts_of(buffer, in_link, &counts)
-            in_link = counts.in_link_after
-            blocks.append(block_class(
-                text, counts.words, counts.linked, counts.wrapped_words, counts.wrapped_lines,
-                counts.word_chars, tag_level, offset, offset, labels,
-                [element] if element is not None else [],
-            ))
-            offset += 1
-        return blocks
-    names, defaults = layout
-    new = object.__new__
+    cdef Py_ssize_t offset = 0
     for buffer, text, tag_level, labels, element in pending:
         _counts_of(buffer, in_link, &counts)
         in_link = counts.in_link_after
-        block = new(block_class)
-        setattr(block, names[0], text)
-        setattr(block, names[1], counts.words)
-        setattr(block, names[2], counts.linked)
-        setattr(block, names[3], counts.wrapped_words)
-        setattr(block, names[4], counts.wrapped_lines)
-        setattr(block, names[5], counts.word_chars)
-        setattr(block, names[6], tag_level)
-        setattr(block, names[7], offset)
-        setattr(block, names[8], offset)
-        setattr(block, names[9], labels)
-        setattr(block, names[10], [element] if element is not None else [])
-        for k in range(len(defaults)):
-            setattr(block, names[11 + k], defaults[k])
-        blocks.append(block)
+        blocks.append(block_class(
+            text, counts.words, counts.linked, counts.wrapped_words, counts.wrapped_lines,
+            counts.word_chars, tag_level, offset, offset, labels,
+            [element] if element is not None else [],
+        ))
         offset += 1
     return blocks
