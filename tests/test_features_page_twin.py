@@ -93,6 +93,13 @@ def test_random_blocks(seed: int) -> None:
         assert_same_columns(blocks)
 
 
+def test_counts_beyond_a_c_integer_go_to_the_reference() -> None:
+    blocks = [TextBlock("text", 2**70, num_linked_words=2**69), TextBlock("more", 50)]
+    with pytest.raises(OverflowError):
+        _nodes.page_block_features(blocks)
+    assert page.page_block_features(blocks) == page.page_block_features_pure(blocks)
+
+
 @pytest.mark.parametrize("dataset", [*TWIN_DATASETS, "fundus", "magic-html"])
 def test_every_shared_dataset_page(dataset: str) -> None:
     for _, doc in segmented_pages(dataset):

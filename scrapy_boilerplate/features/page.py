@@ -128,8 +128,11 @@ def page_block_features(blocks: Sequence[TextBlock]) -> list[float]:
     """The block columns of :func:`page_features` (:func:`page_block_features_pure`, by the
     compiled twin in ``_nodes`` when it is built)."""
     if _nodes is not None:
-        row: list[float] = _nodes.page_block_features(list(blocks))
-        return row
+        try:
+            row: list[float] = _nodes.page_block_features(list(blocks))
+            return row
+        except (OverflowError, TypeError):  # counts a C integer does not hold: the reference
+            pass
     return page_block_features_pure(blocks)
 
 
