@@ -108,9 +108,19 @@ class TreeHashes:
 
 
 def _body(root: Element) -> Element | None:
+    """The first ``<body>`` of ``root`` in document order (``root`` itself, or inside it).
+
+    Child by child: lxml's iterators look one match ahead, so ``root.iter("body")`` would
+    walk the whole body for a second one."""
     if root.tag == "body":
         return root
-    return next(root.iter("body"), None)
+    for child in root:
+        if child.tag == "body":
+            return child
+        found = next(child.iter("body"), None)
+        if found is not None:
+            return found
+    return None
 
 
 # The last tree hashed (lxml elements take no weak references): a filter and the learning
