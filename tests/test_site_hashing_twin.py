@@ -17,7 +17,8 @@ from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
-from scrapy_boilerplate.site import hashing
+from scrapy_boilerplate.site import hashing, sitelevel
+from scrapy_boilerplate.site.sitelevel import mark_templates, mark_templates_pure
 
 _hashing = twin_or_skip("scrapy_boilerplate.site._hashing")
 
@@ -40,6 +41,19 @@ def assert_same(root: Element) -> None:
     for limit in (hashing.MAX_FINGERPRINT_HASHES, 3):
         expected = hashing.encode_hashes(hashing.fingerprint_hashes(reference)[:limit])
         assert _hashing.fingerprint(body, limit) == expected
+        assert _hashing.fingerprint_of(reference.hashes, reference.signed, limit) == expected
+    assert_same_marks(reference)
+
+
+def assert_same_marks(tree: hashing.TreeHashes) -> None:
+    """The twin's template marks are the reference's, for template sets of several sizes."""
+    rng = random.Random(len(tree))
+    for share in (0.0, 0.1, 0.5, 1.0):
+        templates = frozenset(digest for digest in tree.hashes if rng.random() < share)
+        for cover, text_cover in ((0.85, None), (0.85, 0.85), (0.5, 0.2)):
+            got = mark_templates(tree, templates, cover, text_cover)
+            want = mark_templates_pure(tree, templates, cover, text_cover)
+            assert got == want, (share, cover, text_cover)
 
 
 def test_blake2b_matches_hashlib() -> None:
@@ -135,7 +149,7 @@ def test_the_environment_variable_selects_the_pure_python_walk() -> None:
     assert_runs_in_pure_python(
         "from scrapy_boilerplate.site import hashing; assert not hashing.ACCELERATED"
     )
-    assert hashing.ACCELERATED
+    assert hashing.ACCELERATED and sitelevel._hashing is _hashing
 
 
 def test_hash_tree_and_page_fingerprint_use_the_twin_with_the_same_results() -> None:

@@ -731,3 +731,69 @@ cdef bytes _distinct_signed(Walk* walk, Py_ssize_t limit):
         PyMem_Free(table)
         PyMem_Free(used)
     return bytes(out[: 8 * kept])
+
+
+def fingerprint_of(list hashes, list signed, Py_ssize_t limit):
+    """``encode_hashes(fingerprint_hashes(tree))`` from a tree's ``hashes`` and ``signed``."""
+    cdef Walk walk
+    cdef Py_ssize_t k, count = len(hashes)
+    if len(signed) != count:
+        raise ValueError("hashes and signed differ in length")
+    memset(&walk, 0, sizeof(Walk))
+    try:
+        walk.hashes = <uint64_t*>_resized(NULL, max(count, 1) * sizeof(uint64_t))
+        walk.is_signed = <unsigned char*>_resized(NULL, max(count, 1))
+        for k in range(count):
+            walk.hashes[k] = hashes[k]
+            walk.is_signed[k] = bool(signed[k])
+        walk.count = count
+        return _distinct_signed(&walk, limit)
+    finally:
+        _free(&walk)
+
+
+def mark_inside(
+    list hashes, list sizes, list chars, list parents, list signed, templates, double cover,
+    text_cover,
+):
+    """``(by_hash, by_cover, inside)`` of ``sitelevel.mark_templates`` for a tree's lists."""
+    cdef Py_ssize_t count = len(hashes), index, parent, size
+    cdef bint use_text = text_cover is not None
+    cdef double text_share = float(text_cover) if use_text else 0.0
+    cdef Py_ssize_t* html_inside = NULL
+    cdef Py_ssize_t* text_inside = NULL
+    cdef unsigned char* flags = NULL  # bit 1: by hash, 2: by cover, 4: inside
+    if not len(sizes) == len(chars) == len(parents) == len(signed) == count:
+        raise ValueError("the tree's lists differ in length")
+    try:
+        html_inside = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
+        text_inside = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
+        flags = <unsigned char*>_resized(NULL, max(count, 1))
+        memset(html_inside, 0, max(count, 1) * sizeof(Py_ssize_t))
+        memset(text_inside, 0, max(count, 1) * sizeof(Py_ssize_t))
+        memset(flags, 0, max(count, 1))
+        for index in range(count - 1, -1, -1):  # children (higher positions) first
+            if signed[index] and hashes[index] in templates:
+                flags[index] = 1
+                html_inside[index] = sizes[index]
+                text_inside[index] = chars[index]
+            parent = parents[index]
+            if parent >= 0:
+                html_inside[parent] += html_inside[index]
+                text_inside[parent] += text_inside[index]
+        for index in range(count):  # parents first
+            size = <Py_ssize_t>sizes[index]
+            if not flags[index] & 1 and size and html_inside[index] > cover * size:
+                if not use_text or text_inside[index] > text_share * <Py_ssize_t>chars[index]:
+                    flags[index] |= 2
+            parent = parents[index]
+            if flags[index] & 3 or (parent >= 0 and flags[parent] & 4):
+                flags[index] |= 4
+        by_hash = [bool(flags[index] & 1) for index in range(count)]
+        by_cover = [bool(flags[index] & 2) for index in range(count)]
+        inside = [bool(flags[index] & 4) for index in range(count)]
+    finally:
+        PyMem_Free(html_inside)
+        PyMem_Free(text_inside)
+        PyMem_Free(flags)
+    return by_hash, by_cover, inside

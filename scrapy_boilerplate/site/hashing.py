@@ -255,8 +255,11 @@ def page_fingerprint(root: Element) -> bytes:
     per hash): small and quick to send from a worker process. Forgets the remembered tree.
 
     The compiled twin computes it without element objects unless the tree is remembered."""
-    if _hashing is None or (_MEMO and _MEMO[0][0] is root):
+    if _hashing is None:
         fingerprint = encode_hashes(fingerprint_hashes(hash_tree(root)))
+    elif _MEMO and _MEMO[0][0] is root:
+        tree = _MEMO[0][1]
+        fingerprint = _hashing.fingerprint_of(tree.hashes, tree.signed, MAX_FINGERPRINT_HASHES)
     else:
         body = _body(root)
         fingerprint = b"" if body is None else _hashing.fingerprint(body, MAX_FINGERPRINT_HASHES)
