@@ -46,39 +46,49 @@ assert _SIGNAL_TAGS == {"a", "img"} and _TAG_OVERHEAD == 5
 
 # What normalise_text does to each non-ASCII character of the Basic Multilingual Plane:
 # _FOLD[c] is 0 (kept as it is), _SPACE (whitespace) or an index into the _FOLDED tables
-# (its case folding, digits as "0", in UTF-8 and in code points).
+# (its case folding, digits as "0", in UTF-8 and in code points). _MAX_GROWTH: bytes a folded
+# character takes at most per byte of the character (a space before it comes from a
+# whitespace byte of the text).
 cdef enum:
     _SPACE = 1
 cdef unsigned short* _FOLD = <unsigned short*>PyMem_Malloc(0x10000 * sizeof(unsigned short))
-memset(_FOLD, 0, 0x10000 * sizeof(unsigned short))
-_FOLDED_TEXTS = [b"", b" "]
-for _point in range(0x80, 0x10000):
-    if 0xD800 <= _point <= 0xDFFF:
-        continue
-    _character = chr(_point)
-    if _character.isspace():
-        _FOLD[_point] = _SPACE
-        continue
-    _normalised = normalise_text(_character)
-    if _normalised != _character:
-        _FOLD[_point] = len(_FOLDED_TEXTS)
-        _FOLDED_TEXTS.append(_normalised.encode())
-_FOLDED_TEXTS = tuple(_FOLDED_TEXTS)
-cdef const unsigned char** _FOLDED_DATA = <const unsigned char**>PyMem_Malloc(
-    len(_FOLDED_TEXTS) * sizeof(const unsigned char*)
-)
-cdef Py_ssize_t* _FOLDED_SIZES = <Py_ssize_t*>PyMem_Malloc(len(_FOLDED_TEXTS) * sizeof(Py_ssize_t))
-cdef Py_ssize_t* _FOLDED_POINTS = <Py_ssize_t*>PyMem_Malloc(len(_FOLDED_TEXTS) * sizeof(Py_ssize_t))
-for _k, _name in enumerate(_FOLDED_TEXTS):
-    _FOLDED_DATA[_k] = <const unsigned char*>PyBytes_AS_STRING(_name)
-    _FOLDED_SIZES[_k] = len(_name)
-    _FOLDED_POINTS[_k] = len(_name.decode())
-#: Bytes a folded character takes at most per byte of the character (a space before it comes
-#: from a whitespace byte of the text).
-cdef Py_ssize_t _MAX_GROWTH = max(
-    1, *(-(-len(normalise_text(chr(_point)).encode()) // len(chr(_point).encode()))
-         for _point in range(0x80, 0x10000) if _FOLD[_point] > _SPACE)
-)
+cdef const unsigned char** _FOLDED_DATA
+cdef Py_ssize_t* _FOLDED_SIZES
+cdef Py_ssize_t* _FOLDED_POINTS
+cdef Py_ssize_t _MAX_GROWTH = 1
+
+
+cdef tuple _fold_tables():
+    """Fill ``_FOLD`` and the folded texts (kept alive by the tuple returned)."""
+    global _FOLDED_DATA, _FOLDED_SIZES, _FOLDED_POINTS, _MAX_GROWTH
+    cdef Py_ssize_t point, k
+    cdef str character
+    cdef bytes folded
+    cdef list texts = [b"", b" "]
+    memset(_FOLD, 0, 0x10000 * sizeof(unsigned short))
+    for point in range(0x80, 0x10000):
+        if 0xD800 <= point <= 0xDFFF:
+            continue
+        character = chr(point)
+        if character.isspace():
+            _FOLD[point] = _SPACE
+        elif character.casefold() != character:  # else normalise_text(character) == character
+            folded = normalise_text(character).encode()
+            _FOLD[point] = len(texts)
+            texts.append(folded)
+            _MAX_GROWTH = max(_MAX_GROWTH, -(-len(folded) // len(character.encode())))
+    _FOLDED_DATA = <const unsigned char**>PyMem_Malloc(len(texts) * sizeof(const unsigned char*))
+    _FOLDED_SIZES = <Py_ssize_t*>PyMem_Malloc(len(texts) * sizeof(Py_ssize_t))
+    _FOLDED_POINTS = <Py_ssize_t*>PyMem_Malloc(len(texts) * sizeof(Py_ssize_t))
+    for k in range(len(texts)):
+        folded = texts[k]
+        _FOLDED_DATA[k] = <const unsigned char*>PyBytes_AS_STRING(folded)
+        _FOLDED_SIZES[k] = len(folded)
+        _FOLDED_POINTS[k] = len(folded.decode())
+    return tuple(texts)
+
+
+_FOLDED_TEXTS = _fold_tables()
 
 # -- BLAKE2b, 8-byte digest, no key (RFC 7693) ----------------------------------------------
 
