@@ -133,3 +133,19 @@ def test_a_label_in_its_own_element_leaves_the_name_beside_it() -> None:
         f"<html><body><article><h1>Otters return</h1>{byline}<p>Text.</p></article></body></html>"
     )
     assert read_metadata(parse_html(html), use_extruct=False).authors == ("Amy Roeder",)
+
+
+CARD_AUTHOR = """<html><head>
+<meta name="author" content="d.weber@news.example">
+<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Dana Weber">
+<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="3 min">
+</head><body><p>Text.</p></body></html>"""
+
+
+def test_the_twitter_cards_written_by_names_the_author_when_meta_author_is_an_e_mail() -> None:
+    assert read_metadata(parse_html(CARD_AUTHOR), use_extruct=False).authors == ("Dana Weber",)
+    misc = '<meta name="twitter:misc:Written by" content="Dana Weber">'
+    html = CARD_AUTHOR.replace('<meta name="twitter:label1" content="Written by">', misc)
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Dana Weber",)
+    unlabelled = CARD_AUTHOR.replace("Written by", "Filed under")
+    assert read_metadata(parse_html(unlabelled), use_extruct=False).authors == ()

@@ -21,7 +21,9 @@ Fields, each from the first key (or element) with a valid value:
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any); shown: the bylines around
+  ``sailthru.author`` (all values of the first key that has any), then the labelled values of
+  the Twitter card (``twitter:dataN`` whose ``twitter:labelN`` is "Written by", as WordPress SEO
+  plugins write them, or ``twitter:misc:written by``); shown: the bylines around
   the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
@@ -48,6 +50,7 @@ __all__ = [
     "article_region",
     "read_visible",
     "byline_names",
+    "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
     "DATELINE_CHARS",
@@ -97,6 +100,12 @@ _MODIFIED: Final = (
     "datemodified",
 )
 _AUTHORS: Final = ("author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author")
+#: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
+_AUTHOR_LABELS: Final = frozenset(
+    ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
+)
+#: Most ``twitter:labelN``/``twitter:dataN`` pairs read.
+_MAX_CARD_LABELS: Final = 4
 _LANGUAGE: Final = ("content-language", "language", "dc.language")
 _DESCRIPTION: Final = ("description", "twitter:description", "dc.description")
 _IMAGE: Final = ("twitter:image", "twitter:image:src", "thumbnail")
@@ -382,6 +391,18 @@ def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
     yield find()
 
 
+def card_authors(tags: PageTags) -> list[str]:
+    """The author values of the page's Twitter card: each ``twitter:dataN`` (``N`` up to
+    :data:`_MAX_CARD_LABELS`) whose ``twitter:labelN`` is an author label ("Written by"), then
+    ``twitter:misc:written by``."""
+    values: list[str] = []
+    for number in range(1, _MAX_CARD_LABELS + 1):
+        labels = tags.meta.get(f"twitter:label{number}")
+        if labels and " ".join(labels[0].split()).lower() in _AUTHOR_LABELS:
+            values += tags.meta.get(f"twitter:data{number}", ())
+    return values + tags.values("twitter:misc:written by")
+
+
 def read_fallbacks(
     found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
 ) -> None:
@@ -393,6 +414,7 @@ def read_fallbacks(
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
+    found.offer_authors(card_authors(tags))
     found.offer("language", tags.lang)
     found.offer_all("language", tags.values(*_LANGUAGE))
     found.offer_all("canonical_url", tags.canonical)
