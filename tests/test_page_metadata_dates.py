@@ -166,3 +166,19 @@ def test_meta_names_of_journals_and_written_meta_values() -> None:
     assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
         "2025-07-17"
     )
+
+
+QUESTION_PAGE = """<html><body itemscope itemtype="https://schema.org/QAPage">
+<div id="content"><div class="question-header"><h1>How should I prepare?</h1>
+<div class="meta">Asked <time itemprop="dateCreated" datetime="2011-02-11 23:49:17Z">14 years
+ago</time></div></div>
+<div class="main"><div class="question"><div class="post"><div class="cell"><div class="body">
+<p id="first">I am catering for sixty guests for the first time. What should I plan?</p></div>
+<div class="signature">edited Feb 12, 2011 at 21:50</div></div></div></div></div></div>
+</body></html>"""
+
+
+def test_a_questions_date_created_is_the_pages_date_not_an_edit_dateline() -> None:
+    found = read(QUESTION_PAGE, anchor_id="first")
+    assert found.published == "2011-02-11T23:49:17+00:00"
+    assert found.published_raw == "2011-02-11 23:49:17Z"

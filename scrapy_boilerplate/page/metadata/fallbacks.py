@@ -10,7 +10,8 @@ Fields, each from the first key (or element) with a valid value:
   ``parsely-pub-date``, ``sailthru.date``, ``published``, ``published-date``,
   ``publication-date``, ``pub_date``, ``citation_publication_date``, ``citation_date``,
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
-  ``original-publish-date``; the ``content`` or ``datetime`` of an element with
+  ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
+  pages); the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
   :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
   date in the dateline near the article (see :func:`nearest_dateline`), then near the first
@@ -34,6 +35,7 @@ Fields, each from the first key (or element) with a valid value:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Final
 
@@ -89,6 +91,7 @@ _PUBLISHED: Final = (
     "prism.publicationdate",
     "dc.date.created",
     "original-publish-date",
+    "datecreated",
 )
 _MODIFIED: Final = (
     "article:modified",
@@ -121,9 +124,11 @@ _AUTHOR_ELEMENTS: Final = etree.XPath(
 #: matched in Python (libxml2's ``contains()`` over every element costs several times more).
 _CLASSES: Final = etree.XPath("descendant::*/@class")
 _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id")
-_BYLINE_CLASS_WORDS: Final = ("author", "byline")
+#: The words a byline's ``class`` holds (substrings: ``post-author``, ``bylines``).
+_BYLINE_CLASS: Final = re.compile("author|byline")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
-_DATE_CLASS_WORDS: Final = ("date", "time", "publish", "posted")
+#: The words a date element's ``class`` holds (its ``id``: ``date`` only).
+_DATE_CLASS: Final = re.compile("date|time|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
@@ -245,14 +250,17 @@ def _collapsed_text(element: Element, limit: int) -> str | None:
 
 
 def _attributes(
-    query: etree.XPath, element: Element
+    query: etree.XPath, element: Element, words: re.Pattern[str]
 ) -> list[tuple[etree._ElementUnicodeResult, Element]]:
-    """The attributes ``query`` selects below ``element``, each with the element holding it."""
+    """The attributes ``query`` selects below ``element`` that hold one of ``words``, each with
+    the element holding it (the words are matched first: the owner of every attribute is not
+    looked up)."""
     found = query(element)
     return [
         (value, owner)
         for value in (found if isinstance(found, list) else ())
         if isinstance(value, etree._ElementUnicodeResult)
+        and words.search(value) is not None
         and (owner := value.getparent()) is not None
     ]
 
@@ -262,10 +270,10 @@ def _dated_elements(region: Element) -> list[Element]:
     ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
     ``date``, in document order."""
     elements: list[Element] = []
-    for value, element in _attributes(_CLASSES_AND_IDS, region):
-        words = _DATE_CLASS_WORDS if value.attrname == "class" else _DATE_CLASS_WORDS[:1]
+    for value, element in _attributes(_CLASSES_AND_IDS, region, _DATE_CLASS):
+        named = value.attrname == "class" or "date" in value
         repeated = bool(elements) and elements[-1] is element  # its class, then its id
-        if element.tag != "script" and not repeated and any(word in value for word in words):
+        if element.tag != "script" and not repeated and named:
             elements.append(element)
             if len(elements) >= MAX_DATED_ELEMENTS:
                 break
@@ -301,11 +309,7 @@ def _classed_bylines(region: Element) -> list[Element]:
     An element holds one exactly when the next such element in document order is below it, so
     each walk up from that next element ends at the element (its length is then paid by the
     elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
-    named = [
-        element
-        for value, element in _attributes(_CLASSES, region)
-        if any(word in value for word in _BYLINE_CLASS_WORDS)
-    ]
+    named = [element for _, element in _attributes(_CLASSES, region, _BYLINE_CLASS)]
     elements: list[Element] = []
     for index, element in enumerate(named):
         if element.tag in _NOT_BYLINES:
