@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Final
 
 from lxml import etree
 
 from ...model.document import Element
 from ..declarations import in_comment
+from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
 from .tags import PageTags
@@ -52,6 +54,9 @@ __all__ = [
     "article_region",
     "read_visible",
     "byline_names",
+    "text_byline",
+    "MAX_TEXT_BYLINE_ELEMENTS",
+    "TEXT_BYLINE_LEVELS",
     "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
@@ -130,6 +135,22 @@ _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: How many levels above the first byline the others must join it.
+_NEAR_LEVELS: Final = 3
+#: Most elements read for a text byline.
+MAX_TEXT_BYLINE_ELEMENTS: Final = 200
+#: How many ancestors of the headline hold the text byline (nearer than other bylines).
+TEXT_BYLINE_LEVELS: Final = 3
+#: A byline label at the start of a text, up to its separator.
+_TEXT_LABEL: Final = re.compile(
+    r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
+    r"|authors?|autor(?:in)?|auteur)(?:\s*[:|\-–—]\s*|\s+|$)",
+    re.IGNORECASE,
+)
+#: Lower-case words of a person's name (``Ludwig van Beethoven``).
+_NAME_PARTICLES: Final = frozenset(
+    ("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "bin", "al")
+)
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
@@ -329,24 +350,80 @@ def _author_elements(region: Element) -> list[Element]:
 
 def byline_names(region: Element) -> list[str]:
     """The texts of the bylines in ``region``: the first :data:`MAX_BYLINES` elements that are
-    ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one) or whose
-    ``class`` names an author or a byline, in that order of kinds, outside reader comments
-    (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long."""
-    texts: list[str] = []
+    ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one: a
+    ``<meta itemprop="name">`` gives its ``content``) or whose ``class`` names an author or a
+    byline, in that order of kinds, outside reader comments
+    (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long; of
+    one kind, only the first element naming someone and those near it (:func:`_near`:
+    co-authors' links in one byline; the bylines of answers, replies or other stories further
+    down are not the page's)."""
     for find in (_author_elements, _classed_bylines):
+        texts: list[str] = []
+        first: Element | None = None
         for element in find(region)[:MAX_BYLINES]:
             if in_comment(element):
                 continue  # a reader comment's author is not the article's
-            named = _NAME_PROP(element)
-            source = named[0] if isinstance(named, list) and named else element
-            if not isinstance(source, etree._Element):
+            if first is not None and not _near(element, first):
                 continue
-            text = _collapsed_text(source, MAX_BYLINE_CHARS)
-            if text is not None and len(text) >= 2 and text not in texts:
-                texts.append(text)
+            text = _byline_text(element)
+            if text is None or len(text) < 2 or text in texts or not split_names(text):
+                continue  # no name: a label ("By") or a picture
+            texts.append(text)
+            first = first if first is not None else element
         if texts:
             return texts
-    return texts
+    return []
+
+
+def _byline_text(element: Element) -> str | None:
+    """The text of a byline element: its ``itemprop="name"`` element's (a ``<meta>``'s
+    ``content``) when it has one, else its own; None when longer than
+    :data:`MAX_BYLINE_CHARS`."""
+    named = _NAME_PROP(element)
+    source = named[0] if isinstance(named, list) and named else element
+    if not isinstance(source, etree._Element):
+        return None
+    if source.tag == "meta":
+        content = source.get("content") or ""
+        return " ".join(content.split()) if len(content) <= MAX_BYLINE_CHARS else None
+    return _collapsed_text(source, MAX_BYLINE_CHARS)
+
+
+def _near(element: Element, first: Element) -> bool:
+    """Whether ``element`` and ``first`` are below one ancestor at most :data:`_NEAR_LEVELS`
+    levels above ``first``."""
+    above = set(islice(first.iterancestors(), _NEAR_LEVELS))
+    return any(parent in above for parent in islice(element.iterancestors(), _NEAR_LEVELS))
+
+
+def text_byline(region: Element) -> str | None:
+    """A byline written as text near the headline: the text (at most
+    :data:`MAX_BYLINE_CHARS` long) of the first of the first :data:`MAX_TEXT_BYLINE_ELEMENTS`
+    elements of ``region`` whose own text starts with a byline label ("By", "Written by",
+    "Von", "Par", "Por", "Author:", ...; a label alone: the text of the element after it) and
+    that names people whose names are capitalised (``By clicking Submit`` names none); None
+    without one."""
+    for element in islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
+        text = element.text
+        if not text or not isinstance(element.tag, str) or _TEXT_LABEL.match(text) is None:
+            continue
+        byline = _collapsed_text(element, MAX_BYLINE_CHARS)
+        if byline is not None and _TEXT_LABEL.fullmatch(byline):
+            following = element.getnext()
+            byline = None if following is None else _collapsed_text(following, MAX_BYLINE_CHARS)
+        if byline is not None and _names_people(byline):
+            return byline
+    return None
+
+
+def _names_people(byline: str) -> bool:
+    """Whether ``byline`` holds names, each of capitalised words (particles aside)."""
+    names = split_names(byline)
+    return bool(names) and all(
+        word[:1].isupper() or word.lower() in _NAME_PARTICLES
+        for name in names
+        for word in name.split()
+    )
 
 
 def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str | None]:
@@ -361,13 +438,15 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
     yield dated_element_text(region)
 
 
-def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
-    """Where the article's dateline and byline are looked for: the highest of the
-    :data:`ANCESTOR_LEVELS` ancestors of the first ``<h1>`` (else of ``anchor``) below
-    ``<body>``; None without either."""
+def article_region(
+    tags: PageTags, anchor: Element | None, levels: int = ANCESTOR_LEVELS
+) -> Element | None:
+    """Where the article's dateline and byline are looked for: the highest of the ``levels``
+    ancestors of the first ``<h1>`` (else of ``anchor``) below ``<body>``; None without
+    either."""
     start = tags.headline if tags.headline is not None else anchor
     region = start
-    for _ in range(ANCESTOR_LEVELS):
+    for _ in range(levels):
         parent = region.getparent() if region is not None else None
         if parent is None or parent.tag in ("body", "html"):
             break
@@ -382,12 +461,18 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_each(byline_names, region))
+    found.offer_authors(_visible_authors(tags, anchor, region))
 
 
-def _each(find: Callable[[Element], list[str]], element: Element) -> Iterator[str]:
-    """The values ``find(element)`` gives, found on the first ``next()``."""
-    yield from find(element)
+def _visible_authors(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str]:
+    """The bylines' names in ``region`` (:func:`byline_names`), else a text byline
+    (:func:`text_byline`) in the :data:`TEXT_BYLINE_LEVELS` ancestors of the headline."""
+    names = byline_names(region)
+    if not names:
+        near = article_region(tags, anchor, TEXT_BYLINE_LEVELS)
+        byline = text_byline(near) if near is not None else None
+        names = [byline] if byline is not None else []
+    yield from names
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
