@@ -182,3 +182,25 @@ def test_a_questions_date_created_is_the_pages_date_not_an_edit_dateline() -> No
     found = read(QUESTION_PAGE, anchor_id="first")
     assert found.published == "2011-02-11T23:49:17+00:00"
     assert found.published_raw == "2011-02-11 23:49:17Z"
+
+
+SAVE_STAMP = """<html><head><script type="application/ld+json">
+{"@type": "BlogPosting", "datePublished": "2025-11-05", "dateModified": "2025-11-05"}
+</script></head><body><div class="post"><h1>Choosing a bread machine</h1>
+<div class="meta">January 31, 2024</div>
+<p id="first">A bread machine kneads, proves and bakes in one pan while you sleep.</p>
+</div></body></html>"""
+
+
+def test_a_published_date_stamped_with_the_modified_one_yields_to_an_earlier_shown_date() -> None:
+    found = read(SAVE_STAMP, anchor_id="first")
+    assert found.published == "2024-01-31"
+    assert found.published_raw == "January 31, 2024"
+    assert found.modified == "2025-11-05"
+
+
+def test_a_published_date_apart_from_the_modified_one_stays() -> None:
+    updated = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-20"')
+    assert read(updated, anchor_id="first").published == "2025-11-05"
+    later = SAVE_STAMP.replace("January 31, 2024", "November 6, 2025")  # shown later: stays
+    assert read(later, anchor_id="first").published == "2025-11-05"

@@ -56,7 +56,6 @@ __all__ = [
     "byline_names",
     "text_byline",
     "MAX_TEXT_BYLINE_ELEMENTS",
-    "TEXT_BYLINE_LEVELS",
     "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
@@ -139,8 +138,6 @@ _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
 MAX_TEXT_BYLINE_ELEMENTS: Final = 200
-#: How many ancestors of the headline hold the text byline (nearer than other bylines).
-TEXT_BYLINE_LEVELS: Final = 3
 #: A byline label at the start of a text, up to its separator.
 _TEXT_LABEL: Final = re.compile(
     r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
@@ -438,15 +435,13 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
     yield dated_element_text(region)
 
 
-def article_region(
-    tags: PageTags, anchor: Element | None, levels: int = ANCESTOR_LEVELS
-) -> Element | None:
-    """Where the article's dateline and byline are looked for: the highest of the ``levels``
-    ancestors of the first ``<h1>`` (else of ``anchor``) below ``<body>``; None without
-    either."""
+def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
+    """Where the article's dateline and byline are looked for: the highest of the
+    :data:`ANCESTOR_LEVELS` ancestors of the first ``<h1>`` (else of ``anchor``) below
+    ``<body>``; None without either."""
     start = tags.headline if tags.headline is not None else anchor
     region = start
-    for _ in range(levels):
+    for _ in range(ANCESTOR_LEVELS):
         parent = region.getparent() if region is not None else None
         if parent is None or parent.tag in ("body", "html"):
             break
@@ -461,16 +456,15 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(tags, anchor, region))
+    found.offer_authors(_visible_authors(region))
 
 
-def _visible_authors(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str]:
-    """The bylines' names in ``region`` (:func:`byline_names`), else a text byline
-    (:func:`text_byline`) in the :data:`TEXT_BYLINE_LEVELS` ancestors of the headline."""
+def _visible_authors(region: Element) -> Iterator[str]:
+    """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
+    (:func:`text_byline`); looked for on the first ``next()``."""
     names = byline_names(region)
     if not names:
-        near = article_region(tags, anchor, TEXT_BYLINE_LEVELS)
-        byline = text_byline(near) if near is not None else None
+        byline = text_byline(region)
         names = [byline] if byline is not None else []
     yield from names
 
