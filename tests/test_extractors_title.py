@@ -120,14 +120,6 @@ def test_a_bullet_separates_the_site_name_from_the_headline() -> None:
     assert title_of(html) == "A brief intro to git"
 
 
-def test_a_site_logo_h1_names_the_title_part_to_drop_even_when_it_is_the_longer_part() -> None:
-    html = (
-        "<title>What is Ownership? - The Rust Programming Language</title>"
-        "<body><h1>The Rust Programming Language</h1><p>text</p></body>"
-    )
-    assert title_of(html) == "What is Ownership?"
-
-
 def test_the_pilcrow_of_a_section_link_is_no_part_of_the_headline() -> None:
     html = (
         "<title>Models | Django documentation | Django</title>"

@@ -23,9 +23,7 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
    ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``);
 3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
 
-A site-logo ``<h1>`` names the site: its ``<title>`` part goes as the site name's does
-(``What is Ownership? - The Rust Programming Language`` under ``<h1>The Rust Programming
-Language</h1>``). A reported ``<h1>`` loses the pilcrow of a section link (``Models¶``).
+A reported ``<h1>`` loses the pilcrow of a section link (``Models¶``).
 """
 
 from __future__ import annotations
@@ -230,9 +228,9 @@ def _article_title(doc: TextDocument) -> str | None:
     parts = _title_parts(title)
     reference = _words(title) | _words(meta or "")
     for heading in headings:
-        if _is_site_name(heading, parts, site_keys):
-            site_keys.add(name_key(heading))  # a site-logo <h1>: its title part goes too
-        elif _share_in(_words(heading), reference) >= MIN_H1_SHARE:
+        if _share_in(_words(heading), reference) >= MIN_H1_SHARE and not _is_site_name(
+            heading, parts, site_keys
+        ):
             return _headline(_without_site_parts(heading, site_keys))
     if not title:
         return meta
