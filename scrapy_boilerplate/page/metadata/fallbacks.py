@@ -124,9 +124,13 @@ MAX_BYLINE_CHARS: Final = 100
 _AUTHOR_ELEMENTS: Final = etree.XPath(
     "descendant::a/@rel[. = 'author']/.. | descendant::*/@itemprop[. = 'author']/.."
 )
-#: The ``class`` (and ``id``) attributes below an element, in document order: their words are
-#: matched in Python (libxml2's ``contains()`` over every element costs several times more).
-_CLASSES: Final = etree.XPath("descendant::*/@class")
+#: The ``class`` attributes below an element that name an author or a byline, in document order
+#: (matched by libxml2 on the attribute axis: no string is made for the others).
+_BYLINE_CLASSES: Final = etree.XPath(
+    "descendant::*/@class[contains(., 'author') or contains(., 'byline')]"
+)
+#: The ``class`` and ``id`` attributes below an element, in document order: their words are
+#: matched in Python (libxml2's ``contains()`` in this union costs twice as much).
 _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id")
 #: The words a byline's ``class`` holds (substrings: ``post-author``, ``bylines``).
 _BYLINE_CLASS: Final = re.compile("author|byline")
@@ -327,7 +331,7 @@ def _classed_bylines(region: Element) -> list[Element]:
     An element holds one exactly when the next such element in document order is below it, so
     each walk up from that next element ends at the element (its length is then paid by the
     elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
-    named = [element for _, element in _attributes(_CLASSES, region, _BYLINE_CLASS)]
+    named = [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
     elements: list[Element] = []
     for index, element in enumerate(named):
         if element.tag in _NOT_BYLINES:
