@@ -15,6 +15,7 @@ from scrapy_boilerplate.features.nodes import ACCELERATED as NODES_ACCELERATED
 from scrapy_boilerplate.filters.isotonic import ACCELERATED as ISOTONIC_ACCELERATED
 from scrapy_boilerplate.filters.tree import ACCELERATED as TREE_ACCELERATED
 from scrapy_boilerplate.page.segmentation import ACCELERATED
+from scrapy_boilerplate.site.hashing import ACCELERATED as HASHING_ACCELERATED
 
 assert "site-packages" in scrapy_boilerplate.__file__, scrapy_boilerplate.__file__
 if "--require-speedups" in sys.argv or os.environ.get("BOILERPLATE_REQUIRE_SPEEDUPS"):
@@ -28,6 +29,7 @@ if "--require-speedups" in sys.argv or os.environ.get("BOILERPLATE_REQUIRE_SPEED
         ("node table", NODES_ACCELERATED),
         ("tree smoothing", ISOTONIC_ACCELERATED),
         ("grouping keys", TREE_ACCELERATED),
+        ("site template hashes", HASHING_ACCELERATED),
     ]:
         assert built, f"the wheel was built without its compiled {name}"
 print(f"wheel ok: version {scrapy_boilerplate.__version__}, compiled speedups: {ACCELERATED}")
