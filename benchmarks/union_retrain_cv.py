@@ -14,7 +14,7 @@ shipped model, which never saw them), and on WCXB-dev both models are scored on 
   each recipe's smoothing penalty and threshold are chosen, as the training command chooses
   them, on its own training pages' out-of-fold scores (all pages, or the WCXB-dev ones).
 
-    python benchmarks/union_retrain_cv.py                       # both, about 30 minutes
+    python benchmarks/union_retrain_cv.py   # both: page-template ~15 min, victor over an hour
     python benchmarks/union_retrain_cv.py --extractors page-template --limit 100
 """
 
