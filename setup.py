@@ -55,5 +55,6 @@ setup(
         *on_lxml("scrapy_boilerplate.filters._tree"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
         *compiled("scrapy_boilerplate.classifiers._template"),
+        *on_lxml("scrapy_boilerplate.site._hashing"),
     ]
 )

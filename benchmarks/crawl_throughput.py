@@ -30,6 +30,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -43,6 +44,7 @@ MODES: dict[str, dict[str, Any]] = {
     "addon-default": ADDON,
     "addon-on-demand": {**ADDON, "BOILERPLATE_EXTRACT": "on-demand"},
     "addon-eager": {**ADDON, "BOILERPLATE_EXTRACT": "always"},
+    "addon-site-templates": {**ADDON, "BOILERPLATE_SITE_TEMPLATES": True},
     "addon-no-site-templates": {**ADDON, "BOILERPLATE_SITE_TEMPLATES": False},
     "addon-inline": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 0},
     "addon-1-thread": {**ADDON, "BOILERPLATE_PROCESSES": 0, "BOILERPLATE_THREADS": 1},
@@ -119,7 +121,16 @@ def is_article(index: int, article_share: float) -> bool:
 
 
 def run_child(mode: str, port: int, pages: int, extractor: str, article_share: float) -> None:
-    """One crawl (in this process); prints its figures as JSON."""
+    """One crawl (in this process); prints its figures as JSON. Site states (when site
+    templates are on) start empty in a SQLite file of their own: every crawl learns afresh."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = str(Path(folder) / "sites.sqlite3")
+        crawl_child(mode, port, pages, extractor, article_share, store)
+
+
+def crawl_child(
+    mode: str, port: int, pages: int, extractor: str, article_share: float, store: str
+) -> None:
     import scrapy
     from scrapy.crawler import CrawlerProcess
     from twisted.internet import task
@@ -160,6 +171,7 @@ def run_child(mode: str, port: int, pages: int, extractor: str, article_share: f
         "CONCURRENT_REQUESTS": 16,
         "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
         "BOILERPLATE_EXTRACTOR": extractor,
+        "BOILERPLATE_SITE_STORE": store,
         **MODES[mode],
     }
     process = CrawlerProcess(settings)

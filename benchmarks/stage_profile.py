@@ -10,8 +10,11 @@ and the *ratio to parse*), then ``extract()`` again with every stage of :data:`S
 (``--repeat N``: the page's fastest of N runs; its stages from its fastest timed run). A
 stage's time is exclusive: the time of the stages it calls is not counted twice (``other`` is
 what no listed stage covers: the chain factory, the result, freeing the tree, glue). Times are
-``time.perf_counter`` seconds, one page at a time in one thread; report medians (the machine
-may be shared).
+``time.perf_counter`` seconds (``--cpu``: the thread's CPU time, ``time.thread_time``, which
+time spent waiting for a CPU on a shared machine does not inflate), one page at a time in one
+thread; report medians. ``--memory`` adds a pass (after the timed ones, untimed) that reports the
+Python heap a page's ``extract()`` takes at its peak, by ``tracemalloc`` (libxml2's tree is
+allocated outside Python's heap and is not counted), and the page sizes.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -82,6 +86,10 @@ STAGES: tuple[tuple[str, str, str], ...] = (
 OTHER = "other (chain, result, glue)"
 
 
+#: The clock of every figure (``--cpu`` sets ``time.thread_time``).
+now: Callable[[], float] = time.perf_counter
+
+
 class Clock:
     """Exclusive seconds per stage of the current page."""
 
@@ -95,11 +103,11 @@ class Clock:
             if not self.active:
                 return function(*args, **kwargs)
             self._stack.append(0.0)
-            start = time.perf_counter()
+            start = now()
             try:
                 return function(*args, **kwargs)
             finally:
-                spent = time.perf_counter() - start
+                spent = now() - start
                 nested = self._stack.pop()
                 self.times[stage] = self.times.get(stage, 0.0) + spent - nested
                 if self._stack:
@@ -138,19 +146,47 @@ def _page_times(
     extractor: Any, clock: Clock, html: str, url: str | None
 ) -> tuple[float, float, dict[str, float]]:
     """Seconds of the lxml parse, of ``extract()`` with the clock off, and per stage."""
-    start = time.perf_counter()
+    start = now()
     lxml.html.document_fromstring(html)
-    parse = time.perf_counter() - start
+    parse = now() - start
     clock.active = False
-    start = time.perf_counter()
+    start = now()
     extractor.extract(html, url)
-    total = time.perf_counter() - start
+    total = now() - start
     clock.active, clock.times = True, {}
-    start = time.perf_counter()
+    start = now()
     extractor.extract(html, url)
-    staged = time.perf_counter() - start
+    staged = now() - start
     clock.times[OTHER] = staged - sum(clock.times.values())
     return parse, total, clock.times
+
+
+def _memory(extractor: Any, loaded: list[tuple[str, str | None]]) -> None:
+    """Print the median and p99 of the peak Python heap of one page's ``extract()``."""
+    peaks = []
+    tracemalloc.start()
+    try:
+        for html, url in loaded:
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            extractor.extract(html, url)
+            peaks.append(tracemalloc.get_traced_memory()[1] - before)
+    finally:
+        tracemalloc.stop()
+    sizes = [len(html.encode("utf-8")) for html, _ in loaded]
+    print(
+        f"peak Python heap of extract() per page (tracemalloc, libxml2's tree not counted): "
+        f"median {_kib(peaks)} KiB, p99 {_kib(peaks, 99)} KiB; "
+        f"page size median {_kib(sizes)} KiB, p99 {_kib(sizes, 99)} KiB"
+    )
+
+
+def _kib(values: list[int], percentile: int = 50) -> str:
+    if percentile == 50 or len(values) < 2:
+        value = statistics.median(values)
+    else:
+        value = statistics.quantiles(values, n=100)[percentile - 1]
+    return f"{value / 1024:.0f}"
 
 
 def main() -> int:
@@ -161,14 +197,23 @@ def main() -> int:
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per page; each figure is the page's fastest"
     )
+    parser.add_argument(
+        "--memory", action="store_true", help="also the peak Python heap per page (tracemalloc)"
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="time with the thread's CPU clock (shared machines)"
+    )
     args = parser.parse_args()
-    extractor = get_extractor(args.extractor)
+    if args.cpu:
+        global now
+        now = time.thread_time
     clock = Clock()
+    instrument(clock)  # first: the chain built with the extractor holds the timed functions
+    extractor = get_extractor(args.extractor)
     samples: dict[str, list[float]] = {}
     floor, totals, ratios = [], [], []
     loaded = list(pages(args.datasets, args.limit))
     extractor.extract(*loaded[0])  # warm-up (imports, model load)
-    instrument(clock)
     for html, url in loaded:
         runs = [_page_times(extractor, clock, html, url) for _ in range(args.repeat)]
         parse, total = min(run[0] for run in runs), min(run[1] for run in runs)
@@ -182,7 +227,8 @@ def main() -> int:
     order = [*dict.fromkeys(stage for stage, _, _ in STAGES), OTHER]
     print(
         f"{count} pages ({', '.join(args.datasets)}, first {args.limit} of each), "
-        f"fastest of {args.repeat} run(s) per page\n"
+        f"fastest of {args.repeat} run(s) per page, "
+        f"{'thread CPU time' if args.cpu else 'wall-clock time'}\n"
     )
     print("| stage | median ms | mean ms | share of mean total |")
     print("|---|---:|---:|---:|")
@@ -197,6 +243,9 @@ def main() -> int:
     p99 = statistics.quantiles(totals, n=100)[98] if count > 1 else totals[0]
     print(f"\nmedian per-page ratio to the lxml parse: {statistics.median(ratios):.2f}")
     print(f"p99 of extract(): {1000 * p99:.1f} ms")
+    if args.memory:
+        clock.active = False
+        _memory(extractor, loaded)
     return 0
 
 

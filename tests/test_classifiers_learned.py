@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from shared_datasets import SHARED_DATASETS
+from site_pages import page as site_page
 
-from scrapy_boilerplate import extract
+from scrapy_boilerplate import ExtractionContext, extract, get_extractor
 from scrapy_boilerplate.classifiers import gbdt, learned
 from scrapy_boilerplate.classifiers.features import feature_names, feature_rows
 from scrapy_boilerplate.classifiers.learned import (
@@ -27,8 +28,14 @@ from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.extractors.title import find_title
 from scrapy_boilerplate.features.page import page_features
 from scrapy_boilerplate.model import labels as L
+from scrapy_boilerplate.model.context import NO_CONTEXT
+from scrapy_boilerplate.model.document import TextDocument
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
+from scrapy_boilerplate.site.filter import SiteTemplateFilter
+from scrapy_boilerplate.site.hashing import hash_tree
+from scrapy_boilerplate.site.sitelevel import site_level
+from scrapy_boilerplate.site.templates import SITE_TEMPLATES_KEY, SiteTemplates
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -256,3 +263,19 @@ def test_a_page_of_too_many_blocks_keeps_the_rule_chain_decisions(
     kept = [block.text for block in result.blocks if block.is_content]
     assert len(kept) >= 10
     assert kept == [b.text for b in rules.blocks if b.is_content and b.text != "Story"]
+
+
+def test_the_chain_is_reused_unless_the_context_carries_site_templates() -> None:
+    extractor = get_extractor("article-learned", site_templates=True)
+    build = extractor.spec.build_chain
+    plain = build(extractor.options, NO_CONTEXT)
+    assert build(dict(extractor.options), NO_CONTEXT) is plain  # same options: built once
+    assert build(extractor.with_options(keep_captions=True).options, NO_CONTEXT) is not plain
+    hashes = site_level(hash_tree(parse_html(site_page(n))) for n in range(10))
+    templates = SiteTemplates.of(hashes, version=1, pages=10)
+    context = ExtractionContext(site="example.com", site_data={SITE_TEMPLATES_KEY: templates})
+    templated = build(extractor.options, context)
+    assert templated is not plain and build(extractor.options, context) is not templated
+    article = TextDocument([], page_type="article", page_type_confidence=1.0)
+    assert any(isinstance(step, SiteTemplateFilter) for step in templated[-1].choose(article))
+    assert not any(isinstance(step, SiteTemplateFilter) for step in plain[-1].choose(article))

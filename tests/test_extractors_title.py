@@ -118,3 +118,11 @@ def test_a_bullet_separates_the_site_name_from_the_headline() -> None:
         "<body><h1>Cory Dransfeldt</h1><p>text</p></body>"
     )
     assert title_of(html) == "A brief intro to git"
+
+
+def test_the_pilcrow_of_a_section_link_is_no_part_of_the_headline() -> None:
+    html = (
+        "<title>Models | Django documentation | Django</title>"
+        '<body><h1>Models<a class="headerlink" href="#models">¶</a></h1><p>text</p></body>'
+    )
+    assert title_of(html) == "Models"

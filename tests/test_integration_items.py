@@ -514,7 +514,8 @@ def test_the_start_is_logged_with_extractor_and_workers(
 ) -> Crawl:
     with caplog.at_level(logging.INFO, logger="scrapy_boilerplate"):
         yield run(lambda base: [], site, BOILERPLATE_PROCESSES=1, LOG_LEVEL="INFO")
-    [line] = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
+    [line, sites] = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate"]
+    assert sites.startswith("scrapy-boilerplate: site templates on") and "memory" in sites
     assert line.startswith("scrapy-boilerplate: extractor 'numwords', 1 worker process(es)")
     assert "time limit 5 s per page" in line and "extraction on demand" in line
     assert line.endswith(runtime.metadata_sources(get_extractor(EXTRACTOR, metadata=True)))

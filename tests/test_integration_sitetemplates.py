@@ -99,13 +99,13 @@ def default_settings(**overrides: Any) -> dict[str, Any]:
 
 
 @pytest_twisted.inlineCallbacks
-def test_one_setting_turns_it_on_with_the_learned_chain_and_kept_across_a_restart(
+def test_on_by_default_with_the_learned_chain_and_kept_across_a_restart(
     news_site: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> Crawl:
     urls = [f"{news_site}related/{n}.html" for n in range(PAGES)]
     job = tmp_path / "job"
     with caplog.at_level(logging.INFO, logger="scrapy_boilerplate"):
-        result = yield crawl(on(JOBDIR=str(job)), urls=urls)
+        result = yield crawl(default_settings(JOBDIR=str(job)), urls=urls)
     started = [r.getMessage() for r in caplog.records if "site templates on" in r.getMessage()]
     assert len(started) == 1 and str(job / STORE_FILE_NAME) in started[0]
     articles = result.spider.articles
@@ -124,21 +124,18 @@ def test_one_setting_turns_it_on_with_the_learned_chain_and_kept_across_a_restar
     assert state is not None and state.pages == PAGES and state.templates
 
     # restarted on the same JOBDIR: the first page already goes without the related line
-    again = yield crawl(on(JOBDIR=str(job)), urls=urls[:1])
+    again = yield crawl(default_settings(JOBDIR=str(job)), urls=urls[:1])
     assert RELATED not in again.spider.articles[urls[0]].text
     stats = again.boilerplate_stats()
     assert stats["boilerplate/site/loaded"] == 1 and stats["boilerplate/site/blocks_dropped"] >= 1
 
 
-def on(**overrides: Any) -> dict[str, Any]:
-    """The add-on's defaults (its default store included) with site templates on."""
-    return default_settings(BOILERPLATE_SITE_TEMPLATES=True, **overrides)
-
-
 @pytest_twisted.inlineCallbacks
-def test_off_by_default(news_site: str) -> Crawl:
+def test_a_setting_turns_it_off(news_site: str) -> Crawl:
     urls = [f"{news_site}related/{n}.html" for n in range(PAGES)]
-    result = yield crawl(default_settings(BOILERPLATE_PROCESSES=0), urls=urls)
+    result = yield crawl(
+        default_settings(BOILERPLATE_SITE_TEMPLATES=False, BOILERPLATE_PROCESSES=0), urls=urls
+    )
     assert all(RELATED in result.spider.articles[url].text for url in urls)
     assert not any(key.startswith("boilerplate/site/") for key in result.boilerplate_stats())
 

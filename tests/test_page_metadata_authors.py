@@ -133,3 +133,74 @@ def test_a_label_in_its_own_element_leaves_the_name_beside_it() -> None:
         f"<html><body><article><h1>Otters return</h1>{byline}<p>Text.</p></article></body></html>"
     )
     assert read_metadata(parse_html(html), use_extruct=False).authors == ("Amy Roeder",)
+
+
+CARD_AUTHOR = """<html><head>
+<meta name="author" content="d.weber@news.example">
+<meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Dana Weber">
+<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="3 min">
+</head><body><p>Text.</p></body></html>"""
+
+
+def test_the_twitter_cards_written_by_names_the_author_when_meta_author_is_an_e_mail() -> None:
+    assert read_metadata(parse_html(CARD_AUTHOR), use_extruct=False).authors == ("Dana Weber",)
+    misc = '<meta name="twitter:misc:Written by" content="Dana Weber">'
+    html = CARD_AUTHOR.replace('<meta name="twitter:label1" content="Written by">', misc)
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Dana Weber",)
+    unlabelled = CARD_AUTHOR.replace("Written by", "Filed under")
+    assert read_metadata(parse_html(unlabelled), use_extruct=False).authors == ()
+
+
+def page_authors(html: str, anchor_id: str | None = None) -> tuple[str, ...]:
+    root = parse_html(html)
+    anchor = root.xpath(f"//*[@id='{anchor_id}']")[0] if anchor_id else None
+    return read_metadata(root, anchor=anchor, use_extruct=False).authors
+
+
+QUESTION_AND_ANSWERS = """<html><body><div id="content"><h1>Why is RAID not a backup?</h1>
+<div class="question"><div class="post"><p id="first">What makes RAID different?</p>
+<div class="signature"><div class="user-details" itemprop="author" itemscope
+ itemtype="http://schema.org/Person"><a href="/users/919/jldugger">jldugger</a>
+<meta itemprop="name" content="jldugger"></div></div></div></div>
+<div class="answers"><div class="answer"><div class="post"><p>A mirror copies mistakes.</p>
+<div class="signature"><div class="user-details" itemprop="author" itemscope
+ itemtype="http://schema.org/Person"><a href="/users/7/ana">ana</a>
+<meta itemprop="name" content="Ana Ruiz"></div></div></div></div>
+<div class="answer"><div class="post"><p>Deleted files are gone on both disks.</p>
+<div class="signature"><div class="user-details" itemprop="author" itemscope
+ itemtype="http://schema.org/Person"><a href="/users/8/bo">bo</a>
+<meta itemprop="name" content="Bo Park"></div></div></div></div></div></div></body></html>"""
+
+
+def test_the_askers_meta_name_is_the_author_not_those_of_the_answers() -> None:
+    assert page_authors(QUESTION_AND_ANSWERS, "first") == ("jldugger",)
+
+
+CO_AUTHORS = """<html><body><article><h1>Otters return</h1>
+<p class="byline">By <a rel="author" href="/a/ana">Ana Silva</a> and
+<a rel="author" href="/a/bo">Bo Park</a></p><p id="first">The otters are back.</p>
+<aside><div><div><div><a rel="author" href="/a/cy">Cy Diaz</a></div></div></div></aside>
+</article></body></html>"""
+
+
+def test_co_authors_in_one_byline_stay_and_a_byline_elsewhere_goes() -> None:
+    assert page_authors(CO_AUTHORS, "first") == ("Ana Silva", "Bo Park")
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("<p>By <strong>Md Aynal Haque</strong></p>", ("Md Aynal Haque",)),
+        ("<p>by: <!-- -->Ziyi Xu<!-- -->, Dec 17, 2025</p>", ("Ziyi Xu",)),
+        ('<p>Written by</p><p class="text-grey">Edzel Tabing</p>', ("Edzel Tabing",)),
+        ("<p>By clicking Submit, you agree to our terms</p>", ()),
+        ("<p>By 2030, most otters will be back</p>", ()),
+    ],
+)
+def test_a_byline_written_as_text_under_the_headline(byline: str, names: tuple[str, ...]) -> None:
+    html = (
+        f"<html><body><main><div><h1>Otters return</h1>{byline}"
+        "<p id='first'>The otters are back in the river after twenty years.</p>"
+        "</div></main></body></html>"
+    )
+    assert page_authors(html, "first") == names

@@ -166,3 +166,41 @@ def test_meta_names_of_journals_and_written_meta_values() -> None:
     assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
         "2025-07-17"
     )
+
+
+QUESTION_PAGE = """<html><body itemscope itemtype="https://schema.org/QAPage">
+<div id="content"><div class="question-header"><h1>How should I prepare?</h1>
+<div class="meta">Asked <time itemprop="dateCreated" datetime="2011-02-11 23:49:17Z">14 years
+ago</time></div></div>
+<div class="main"><div class="question"><div class="post"><div class="cell"><div class="body">
+<p id="first">I am catering for sixty guests for the first time. What should I plan?</p></div>
+<div class="signature">edited Feb 12, 2011 at 21:50</div></div></div></div></div></div>
+</body></html>"""
+
+
+def test_a_questions_date_created_is_the_pages_date_not_an_edit_dateline() -> None:
+    found = read(QUESTION_PAGE, anchor_id="first")
+    assert found.published == "2011-02-11T23:49:17+00:00"
+    assert found.published_raw == "2011-02-11 23:49:17Z"
+
+
+SAVE_STAMP = """<html><head><script type="application/ld+json">
+{"@type": "BlogPosting", "datePublished": "2025-11-05", "dateModified": "2025-11-05"}
+</script></head><body><div class="post"><h1>Choosing a bread machine</h1>
+<div class="meta">January 31, 2024</div>
+<p id="first">A bread machine kneads, proves and bakes in one pan while you sleep.</p>
+</div></body></html>"""
+
+
+def test_a_published_date_stamped_with_the_modified_one_yields_to_an_earlier_shown_date() -> None:
+    found = read(SAVE_STAMP, anchor_id="first")
+    assert found.published == "2024-01-31"
+    assert found.published_raw == "January 31, 2024"
+    assert found.modified == "2025-11-05"
+
+
+def test_a_published_date_apart_from_the_modified_one_stays() -> None:
+    updated = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-20"')
+    assert read(updated, anchor_id="first").published == "2025-11-05"
+    later = SAVE_STAMP.replace("January 31, 2024", "November 6, 2025")  # shown later: stays
+    assert read(later, anchor_id="first").published == "2025-11-05"

@@ -134,3 +134,12 @@ def test_the_last_tree_is_remembered() -> None:
     assert hash_tree(other) is not hash_tree(root)
     page_fingerprint(root)
     assert hash_tree(root).hashes == hash_tree(other).hashes
+
+
+def test_the_first_body_in_document_order_is_hashed() -> None:
+    from lxml import etree
+
+    root = etree.fromstring("<html><head><body id='a'><p>x</p></body></head><body id='b'/></html>")
+    assert hash_tree(root).elements[0].get("id") == "a"
+    body = etree.fromstring("<body id='c'><p>y</p></body>")
+    assert hash_tree(body).elements[0].get("id") == "c"

@@ -57,7 +57,7 @@ def test_recomputed_every_tenth_of_the_pages_then_frozen() -> None:
 
 def test_states_are_saved_evicted_and_loaded_back() -> None:
     store = MemoryStore()
-    config = LearningConfig(min_pages=2, max_sites=2, flush_every=100)
+    config = LearningConfig(min_pages=2, max_sites=2, flush_every=100, save_batch=1)
     learner = SiteTemplateLearner(store, config)
     for number in range(3):
         learner.learn("http://a.com/", page_hashes(number))
@@ -71,3 +71,21 @@ def test_states_are_saved_evicted_and_loaded_back() -> None:
     assert set(store.blobs) == {"a.com", "b.com", "c.com"}
     warm = SiteTemplateLearner(store, config)
     assert SITE_TEMPLATES_KEY in warm.site_data("http://a.com/")
+
+
+def test_sites_leaving_memory_are_saved_in_batches_or_taken_back() -> None:
+    store = MemoryStore()
+    config = LearningConfig(min_pages=2, max_sites=1, flush_every=100, save_batch=2)
+    learner = SiteTemplateLearner(store, config)
+    for number in range(3):
+        learner.learn("http://a.com/", page_hashes(number))
+    learner.learn("http://b.com/", page_hashes(0))  # a.com leaves memory, waits for a batch
+    assert store.blobs == {}
+    data = learner.site_data("http://a.com/x")  # taken back unsaved, b.com waits
+    assert data[SITE_TEMPLATES_KEY].hashes == {1, 2, 3} and "loaded" not in learner.counters
+    learner.learn("http://c.com/", page_hashes(0))  # a.com leaves again: a batch of two
+    assert set(store.blobs) == {"a.com", "b.com"} and learner.counters["saved"] == 2
+    learner.close()
+    assert set(store.blobs) == {"a.com", "b.com", "c.com"}
+    state = store.load("a.com")
+    assert state is not None and state.pages == 3

@@ -62,3 +62,12 @@ def test_round_trip_through_bytes() -> None:
 def test_unreadable_blobs_are_refused(blob: bytes) -> None:
     with pytest.raises(ValueError):
         SiteState.from_bytes(blob)
+
+
+def test_a_first_page_counts_like_any_other() -> None:
+    first, later = SiteState(), SiteState()
+    later.add_page([9])
+    first.add_page([5, 5, 6])
+    later.add_page([5, 5, 6])
+    assert first.counts == {5: 2, 6: 1} and later.counts == {9: 1, 5: 2, 6: 1}
+    assert SiteState.from_bytes(first.to_bytes()).counts == first.counts

@@ -57,6 +57,13 @@ def test_sqlite_store_persists_across_connections(tmp_path: Path) -> None:
     reopened.close()
 
 
+def test_sqlite_store_saves_without_waiting_for_the_disk(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    store.close()
+
+
 def test_damaged_rows_start_afresh(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     store._db.execute("INSERT INTO site_state VALUES ('bad.com', x'0102')")

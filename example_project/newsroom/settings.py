@@ -36,10 +36,6 @@ ADDONS = {"scrapy_boilerplate.Addon": 300}
 BOILERPLATE_EXTRACTOR = "article"
 BOILERPLATE_OPTIONS: dict[str, object] = {}
 BOILERPLATE_PAGE_TYPE_FIELD = True  # fill article_page_type (stored as page_type)
-# Learn each site's repeated blocks (menus, promos, footers) while crawling and leave them out of
-# the site's later pages (off by default in the add-on for its CPU cost; a newsroom crawls many
-# pages per site). The state persists next to JOBDIR, or where the demo says.
-BOILERPLATE_SITE_TEMPLATES = True
 # Per-domain overrides (a key matches the domain and its subdomains). The demo sites need none:
 # the default `article` (the learned block classifier) scores them as they are. The entries
 # below show the mechanism for sites a newsroom typically adds: a forum's threads are the page,

@@ -9,8 +9,9 @@ A :class:`Walk` is a copy of a model laid out for speed: nodes renumbered so tha
 children are neighbours (a step is ``node = first_child + (not x <= threshold)``, no branch),
 and each leaf a step onto itself (threshold NaN, so the comparison is always false). Rows are
 walked :data:`BATCH` at a time through each tree, their walks interleaved, until all of them
-stand on leaves. The copy is checked while it is made (:class:`ValueError` for a feature, child
-or root out of range, or a node reached twice), so walks never read outside it.
+stand on leaves; a single row (a page's row of the page-type model) is walked alone. The
+copy is checked while it is made (:class:`ValueError` for a feature, child or root out of
+range, or a node reached twice), so walks never read outside it.
 """
 
 from array import array
@@ -144,11 +145,28 @@ cdef class Walk:
         cdef double[::1] margins = out
         cdef Py_ssize_t row = 0, size, count = n_rows
         with nogil:
-            while row < count:
-                size = min(BATCH, count - row)
-                self._walk_batch(&x[row * self.n_features], size, &margins[row])
-                row += size
+            if count == 1:  # one row (a page's row): no batch of repeated rows to walk
+                self._walk_one(&x[0], &margins[0])
+            else:
+                while row < count:
+                    size = min(BATCH, count - row)
+                    self._walk_batch(&x[row * self.n_features], size, &margins[row])
+                    row += size
         return out
+
+    cdef void _walk_one(self, const double* x, double* margin) noexcept nogil:
+        """Add each tree's leaf value to the margin of one row, tree by tree."""
+        cdef const Step* steps = self.steps
+        cdef const unsigned char* internal = self.internal
+        cdef const Step* step
+        cdef Py_ssize_t tree
+        cdef int node
+        for tree in range(self.n_trees):
+            node = self.roots[tree]
+            while internal[node]:
+                step = &steps[node]
+                node = step.first_child + (not (x[step.feature] <= step.threshold))
+            margin[0] += self.leaf_value[node]
 
     cdef void _walk_batch(self, const double* x, Py_ssize_t size, double* margins) noexcept nogil:
         """Add each tree's leaf value to the margins of ``size`` (1 to BATCH) consecutive rows;

@@ -8,6 +8,7 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -59,7 +60,7 @@ from ..filters.selection import (
     MinClauseWordsFilter,
 )
 from ..filters.tree import AncestorGroupingFilter
-from ..model.context import ExtractionContext
+from ..model.context import NO_CONTEXT, ExtractionContext
 from ..model.document import TextDocument
 from ..model.options import Option
 from ..site.filter import SiteTemplateElements, SiteTemplateFilter
@@ -316,6 +317,26 @@ MAX_SCORE_GAP = 3
 
 
 def _article_learned(options: Mapping[str, Any], context: ExtractionContext) -> Sequence[Filter]:
+    """The chain of ``article``: the page type, then the operating point's filters. Without
+    site templates it depends on the options only, and is built once per distinct options (its
+    filters keep no state between pages)."""
+    if options["site_templates"] and templates_of(context) is not None:
+        return _article_learned_chain(options, context)
+    key = tuple(sorted(options.items()))
+    try:
+        return _article_learned_of(key)
+    except TypeError:  # an option value that is not hashable: built for this page
+        return _article_learned_chain(options, context)
+
+
+@functools.lru_cache(maxsize=32)
+def _article_learned_of(options: tuple[tuple[str, Any], ...]) -> tuple[Filter, ...]:
+    return tuple(_article_learned_chain(dict(options), NO_CONTEXT))
+
+
+def _article_learned_chain(
+    options: Mapping[str, Any], context: ExtractionContext
+) -> Sequence[Filter]:
     page_types = load_page_type_model()
     classify = PageTypeClassifier(page_types)
     if options["mode"] != AUTO_MODE:

@@ -22,6 +22,8 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
    parts that name the site are removed, else the longest part is kept (parts are split at
    ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``);
 3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
+
+A reported ``<h1>`` loses the pilcrow of a section link (``Models¶``).
 """
 
 from __future__ import annotations
@@ -229,7 +231,13 @@ def _article_title(doc: TextDocument) -> str | None:
         if _share_in(_words(heading), reference) >= MIN_H1_SHARE and not _is_site_name(
             heading, parts, site_keys
         ):
-            return _without_site_parts(heading, site_keys)
+            return _headline(_without_site_parts(heading, site_keys))
     if not title:
         return meta
     return _without_site_name(meta or title, site_keys)
+
+
+def _headline(heading: str) -> str:
+    """``heading`` without the pilcrow of a section link (``Models¶``, Sphinx's and Django's
+    documentation)."""
+    return heading.rstrip("¶ ") or heading

@@ -1547,3 +1547,88 @@ def block_owners(list elements, list owner, list blocks):
     finally:
         _map_free(&index)
     return owners
+
+
+# -- the block part of a page's feature row (features.page) ---------------------------------
+
+cdef Py_ssize_t _LONG_BLOCK_WORDS = 0
+cdef double _LINKED_BLOCK = 0.0, _LONG_BLOCK_LINKS = 0.0
+cdef str _LI = "", _HEADING = ""
+cdef bint _page_loaded = False
+
+
+cdef _page_load():
+    global _LONG_BLOCK_WORDS, _LINKED_BLOCK, _LONG_BLOCK_LINKS, _LI, _HEADING, _page_loaded
+    from ..model import labels
+    from . import page
+
+    _LONG_BLOCK_WORDS, _LINKED_BLOCK = page.LONG_BLOCK_WORDS, page.LINKED_BLOCK
+    _LONG_BLOCK_LINKS = page.LONG_BLOCK_LINKS
+    _LI, _HEADING = labels.LI, labels.HEADING
+    _page_loaded = True
+
+
+cdef bint _is_cell(elements) except -1:
+    """Whether the first of a block's ``elements`` has the tag ``td`` or ``th`` (read from its
+    libxml2 node when it is a namespace-less element, else from its ``tag``)."""
+    cdef xmlNode* node
+    if not elements:
+        return False
+    first = elements[0]
+    if isinstance(first, cetree._Element):
+        node = (<cetree._Element>first)._c_node
+        if node is not NULL and node.type == XML_ELEMENT_NODE and node.ns is NULL:
+            return strcmp(<const char*>node.name, b"td") == 0 or strcmp(
+                <const char*>node.name, b"th"
+            ) == 0
+    return first.tag in ("td", "th")
+
+
+def page_block_features(list blocks):
+    """``page.page_block_features_pure(blocks)``: the same floats (counts summed as integers,
+    divided as doubles as Python's ``int / int``, ``log1p`` of the C library as ``math``'s)."""
+    cdef Py_ssize_t n = len(blocks), index, words, linked, total = 0, linked_total = 0
+    cdef Py_ssize_t long_words = 0, li_words = 0, cell_words = 0, heading_words = 0
+    cdef Py_ssize_t linked_blocks = 0, long_blocks = 0, largest = 0, first_long = n
+    cdef double density, denominator, count
+    if not _page_loaded:
+        _page_load()
+    for index in range(n):
+        block = blocks[index]
+        words = block.num_words
+        linked = block.num_linked_words
+        total += words
+        linked_total += linked
+        if words > largest:
+            largest = words
+        density = <double>linked / <double>words if words else 0.0
+        if words >= _LONG_BLOCK_WORDS and density < _LONG_BLOCK_LINKS:
+            long_words += words
+            long_blocks += 1
+            if index < first_long:
+                first_long = index
+        if density >= _LINKED_BLOCK:
+            linked_blocks += 1
+        labels = block.labels
+        if _LI in labels:
+            li_words += words
+        if _HEADING in labels:
+            heading_words += words
+        if _is_cell(block.elements):
+            cell_words += words
+    denominator = <double>(total if total else 1)
+    count = <double>(n if n else 1)
+    return [
+        log1p(<double>total),
+        log1p(<double>n),
+        <double>linked_total / denominator,
+        <double>long_words / denominator,
+        <double>largest / denominator,
+        <double>linked_blocks / count,
+        denominator / count,
+        log1p(<double>long_blocks),
+        <double>li_words / denominator,
+        <double>cell_words / denominator,
+        <double>heading_words / denominator,
+        <double>first_long / count,
+    ]

@@ -27,11 +27,14 @@ from urllib.parse import urlsplit
 from ..model.document import TextBlock, TextDocument
 from ..model.labels import HEADING, LI
 from ..page.declarations import Declarations, document_declarations
+from ..page.segmentation import compiled_twin
 
 __all__ = [
     "PAGE_FEATURE_NAMES",
     "DECLARED_FEATURES",
     "page_features",
+    "page_block_features",
+    "page_block_features_pure",
     "JSON_LD_KINDS",
     "URL_KINDS",
 ]
@@ -75,6 +78,8 @@ URL_KINDS: Final[dict[str, frozenset[str]]] = {
 }  # fmt: skip
 #: Block size (in words) from which a link-free block reads as running text.
 LONG_BLOCK_WORDS: Final = 40
+#: Link density below which a block of :data:`LONG_BLOCK_WORDS` words reads as running text.
+LONG_BLOCK_LINKS: Final = 0.2
 #: Link density from which a block reads as navigation.
 LINKED_BLOCK: Final = 0.5
 #: Publication-time ``<meta>`` properties and names.
@@ -106,25 +111,39 @@ _JSON_LD_TYPE: Final = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org
 _URL_DATE: Final = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|$)|\d{8}")
 _URL_WORD: Final = re.compile(r"[a-z]+")
 _NUMERIC_ID: Final = re.compile(r"\d{4,}")
+_nodes = compiled_twin(f"{__package__}._nodes")
 
 
 def page_features(doc: TextDocument) -> list[float]:
     """The feature row of ``doc`` (:data:`PAGE_FEATURE_NAMES`); labels the segmentation set
     (``LI``, ``HEADING``) are read, so call it before filters clear them."""
     return (
-        _block_features(doc.blocks)
+        page_block_features(doc.blocks)
         + _declared_features(document_declarations(doc))
         + _url_features(doc.url)
     )
 
 
-def _block_features(blocks: Sequence[TextBlock]) -> list[float]:
+def page_block_features(blocks: Sequence[TextBlock]) -> list[float]:
+    """The block columns of :func:`page_features` (:func:`page_block_features_pure`, by the
+    compiled twin in ``_nodes`` when it is built)."""
+    if _nodes is not None:
+        try:
+            row: list[float] = _nodes.page_block_features(list(blocks))
+            return row
+        except (OverflowError, TypeError):  # counts a C integer does not hold: the reference
+            pass
+    return page_block_features_pure(blocks)
+
+
+def page_block_features_pure(blocks: Sequence[TextBlock]) -> list[float]:
+    """:func:`page_block_features` in pure Python (the reference of the compiled twin)."""
     total = sum(block.num_words for block in blocks)
     words = total or 1
     long_words = li_words = cell_words = heading_words = linked_blocks = long_blocks = 0
     first_long = len(blocks)
     for index, block in enumerate(blocks):
-        if block.num_words >= LONG_BLOCK_WORDS and block.link_density < 0.2:
+        if block.num_words >= LONG_BLOCK_WORDS and block.link_density < LONG_BLOCK_LINKS:
             long_words += block.num_words
             long_blocks += 1
             first_long = min(first_long, index)

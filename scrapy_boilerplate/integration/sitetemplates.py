@@ -41,7 +41,7 @@ logger = logging.getLogger("scrapy_boilerplate")
 
 #: The settings of site-template learning and their defaults.
 SITE_DEFAULTS: dict[str, Any] = {
-    "BOILERPLATE_SITE_TEMPLATES": False,
+    "BOILERPLATE_SITE_TEMPLATES": True,
     "BOILERPLATE_SITE_STORE": "",
     "BOILERPLATE_SITE_MIN_PAGES": 4,
     "BOILERPLATE_SITE_MAX_PAGES": 200,

@@ -22,6 +22,9 @@ and link targets in the same order. The walk is iterative (pages nest 10,000 dee
 
 Only *signed* elements (whose subtree holds text, a link or an image) take part in learning:
 an empty ``<div class="clear">`` is on every page of the web and says nothing about a site.
+
+The walk has a compiled twin (``_hashing``, built with Cython when the package is installed
+from source; same results, about eight times faster); :func:`hash_tree_pure` is the reference.
 """
 
 from __future__ import annotations
@@ -36,11 +39,13 @@ from typing import Final
 from lxml import etree
 
 from ..model.document import Element
+from ..page.segmentation import compiled_twin
 from ..page.tags import EXTRA_IGNORABLE_TAGS, IGNORABLE_TAGS
 
 __all__ = [
     "TreeHashes",
     "hash_tree",
+    "hash_tree_pure",
     "normalise_text",
     "href_path",
     "page_fingerprint",
@@ -48,6 +53,7 @@ __all__ = [
     "MAX_FINGERPRINT_HASHES",
     "encode_hashes",
     "decode_hashes",
+    "ACCELERATED",
 ]
 
 _SKIPPED_TAGS: Final = IGNORABLE_TAGS | EXTRA_IGNORABLE_TAGS
@@ -102,9 +108,19 @@ class TreeHashes:
 
 
 def _body(root: Element) -> Element | None:
+    """The first ``<body>`` of ``root`` in document order (``root`` itself, or inside it).
+
+    Child by child: lxml's iterators look one match ahead, so ``root.iter("body")`` would
+    walk the whole body for a second one."""
     if root.tag == "body":
         return root
-    return next(root.iter("body"), None)
+    for child in root:
+        if child.tag == "body":
+            return child
+        found = next(child.iter("body"), None)
+        if found is not None:
+            return found
+    return None
 
 
 # The last tree hashed (lxml elements take no weak references): a filter and the learning
@@ -121,9 +137,22 @@ def hash_tree(root: Element) -> TreeHashes:
     """
     if _MEMO and _MEMO[0][0] is root:
         return _MEMO[0][1]
-    hashes = _hash_tree(root)
+    body = _body(root)
+    if body is None:
+        hashes = TreeHashes([], [], [], [], [], [])
+    elif _hashing is not None:
+        hashes = TreeHashes(*_hashing.hash_body(body))
+    else:
+        hashes = _hash_body(body)
     _MEMO[:] = [(root, hashes)]
     return hashes
+
+
+def hash_tree_pure(root: Element) -> TreeHashes:
+    """:func:`hash_tree` by the pure-Python walk (the reference of the compiled twin), not
+    remembered."""
+    body = _body(root)
+    return TreeHashes([], [], [], [], [], []) if body is None else _hash_body(body)
 
 
 def _preorder(body: Element) -> list[Element]:
@@ -141,10 +170,7 @@ def _preorder(body: Element) -> list[Element]:
     return order
 
 
-def _hash_tree(root: Element) -> TreeHashes:
-    body = _body(root)
-    if body is None:
-        return TreeHashes([], [], [], [], [], [])
+def _hash_body(body: Element) -> TreeHashes:
     elements = _preorder(body)
     count = len(elements)
     position = {element: index for index, element in enumerate(elements)}
@@ -226,7 +252,22 @@ def decode_hashes(data: bytes) -> array[int]:
 
 def page_fingerprint(root: Element) -> bytes:
     """:func:`fingerprint_hashes` of ``root``'s tree, :func:`encoded <encode_hashes>` (8 bytes
-    per hash): small and quick to send from a worker process. Forgets the remembered tree."""
-    fingerprint = encode_hashes(fingerprint_hashes(hash_tree(root)))
+    per hash): small and quick to send from a worker process. Forgets the remembered tree.
+
+    The compiled twin computes it without element objects unless the tree is remembered."""
+    if _hashing is None:
+        fingerprint = encode_hashes(fingerprint_hashes(hash_tree(root)))
+    elif _MEMO and _MEMO[0][0] is root:
+        tree = _MEMO[0][1]
+        fingerprint = _hashing.fingerprint_of(tree.hashes, tree.signed, MAX_FINGERPRINT_HASHES)
+    else:
+        body = _body(root)
+        fingerprint = b"" if body is None else _hashing.fingerprint(body, MAX_FINGERPRINT_HASHES)
     _MEMO.clear()
     return fingerprint
+
+
+#: The compiled twin of the walk (``_hashing``), None when it is not built.
+_hashing = compiled_twin(f"{__package__}._hashing")
+#: True when the hashes come from the compiled twin.
+ACCELERATED: Final = _hashing is not None

@@ -12,8 +12,10 @@ hashes while the site is learnt), and it counts the hashes that come back
   version change about ten times per tenfold growth, so workers decode each version once;
 * after ``max_pages`` pages (the paper samples at most 200 pages of a site) the templates are
   kept and the counts dropped: the site costs no hashing for learning any more;
-* at most ``max_sites`` states stay in memory (least recently used ones are saved and
-  dropped); a site's state is saved every ``flush_every`` pages and on :meth:`close`.
+* at most ``max_sites`` states stay in memory: the least recently used one leaves, and is
+  saved with others, ``save_batch`` at a time (one store transaction), or when it comes back
+  first (it is then taken back unsaved); a site's state is saved every ``flush_every`` pages
+  and on :meth:`close`.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class LearningConfig:
     min_df: int = MIN_DF
     max_sites: int = 64
     flush_every: int = 25
+    save_batch: int = 32
 
 
 class SiteTemplateLearner:
@@ -62,6 +65,7 @@ class SiteTemplateLearner:
         self.config = config or LearningConfig()
         self._states: OrderedDict[str, SiteState] = OrderedDict()
         self._unsaved: dict[str, int] = {}  # site -> pages counted since its last save
+        self._leaving: dict[str, SiteState] = {}  # out of memory, waiting for a batch save
         self._shipped: dict[str, SiteTemplates] = {}  # site -> templates of its current version
         self._learnt: set[str] = set()  # sites whose templates were sent with a page
         #: What happened, by event name: sites, loaded, sites_learnt (sites whose templates went
@@ -77,6 +81,11 @@ class SiteTemplateLearner:
         if state is not None:
             self._states.move_to_end(site)
             return state
+        state = self._leaving.pop(site, None)
+        if state is not None:  # dropped, not saved yet: its unsaved pages come back with it
+            self._states[site] = state
+            self._trim()
+            return state
         state = self.store.load(site)
         self._count("sites")
         if state is None:
@@ -84,16 +93,20 @@ class SiteTemplateLearner:
         else:
             self._count("loaded")
         self._states[site] = state
-        if len(self._states) > self.config.max_sites:
-            self._drop(next(iter(self._states)))
+        self._trim()
         return state
 
+    def _trim(self) -> None:
+        if len(self._states) > self.config.max_sites:
+            self._drop(next(iter(self._states)))
+
     def _drop(self, site: str) -> None:
-        if self._unsaved.pop(site, 0):
-            self.store.save({site: self._states[site]})
-            self._count("saved")
-        del self._states[site]
+        state = self._states.pop(site)
         self._shipped.pop(site, None)
+        if self._unsaved.get(site):
+            self._leaving[site] = state
+            if len(self._leaving) >= self.config.save_batch:
+                self._save(list(self._leaving))
 
     def site_data(self, url: str | None) -> dict[str, Any]:
         """What to send with the page at ``url``: its site's templates (when known) and, while
@@ -144,12 +157,17 @@ class SiteTemplateLearner:
         return changed
 
     def _save(self, sites: list[str]) -> None:
-        states = {site: self._states[site] for site in sites if site in self._states}
+        states = {
+            site: state
+            for site in sites
+            if (state := self._states.get(site) or self._leaving.get(site)) is not None
+        }
         if states:
             self.store.save(states)
             self._count("saved", len(states))
         for site in sites:
             self._unsaved.pop(site, None)
+            self._leaving.pop(site, None)
 
     def flush(self) -> None:
         """Save every site with pages counted since its last save."""

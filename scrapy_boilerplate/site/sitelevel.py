@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from ..page.segmentation import compiled_twin
 from .hashing import TreeHashes, fingerprint_hashes
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "TemplateMarks",
     "template_hashes",
     "mark_templates",
+    "mark_templates_pure",
     "site_level",
 ]
 
@@ -65,7 +67,21 @@ def mark_templates(
     cover: float = COVER,
     text_cover: float | None = None,
 ) -> TemplateMarks:
-    """Mark the template elements of one page (see the module rules)."""
+    """Mark the template elements of one page (see the module rules); by the compiled twin
+    when it is built (:func:`mark_templates_pure` is the reference)."""
+    if _hashing is not None:
+        lists = (tree.hashes, tree.sizes, tree.chars, tree.parents, tree.signed)
+        return TemplateMarks(*_hashing.mark_inside(*lists, templates, cover, text_cover))
+    return mark_templates_pure(tree, templates, cover, text_cover)
+
+
+def mark_templates_pure(
+    tree: TreeHashes,
+    templates: frozenset[int] | set[int],
+    cover: float = COVER,
+    text_cover: float | None = None,
+) -> TemplateMarks:
+    """:func:`mark_templates` in pure Python."""
     count = len(tree)
     hashes, sizes, chars, parents = tree.hashes, tree.sizes, tree.chars, tree.parents
     by_hash = [tree.signed[i] and hashes[i] in templates for i in range(count)]
@@ -99,3 +115,6 @@ def site_level(
         df.update(fingerprint_hashes(tree))
         pages += 1
     return template_hashes(df, pages, theta, min_df)
+
+
+_hashing = compiled_twin(f"{__package__}._hashing")

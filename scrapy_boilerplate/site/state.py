@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 from array import array
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
@@ -49,6 +50,9 @@ class SiteState:
             return
         self.pages += 1
         counts, errors, floor = self.counts, self.errors, self.floor
+        if not counts and not floor:  # a site's first page (or nothing kept): counted in C
+            counts.update(Counter(hashes))
+            hashes = ()
         for digest in hashes:
             count = counts.get(digest)
             if count is not None:
@@ -98,7 +102,7 @@ class SiteState:
 
     def to_bytes(self) -> bytes:
         hashes = list(self.counts)
-        error_hashes = [digest for digest in hashes if digest in self.errors]
+        error_hashes = [digest for digest in hashes if digest in self.errors] if self.errors else []
         return b"".join(
             (
                 _HEADER.pack(
@@ -111,7 +115,7 @@ class SiteState:
                     len(error_hashes),
                 ),
                 encode_hashes(hashes),
-                _uint32(self.counts[digest] for digest in hashes),
+                _uint32(self.counts.values()),  # in the order of ``hashes``
                 encode_hashes(error_hashes),
                 _uint32(self.errors[digest] for digest in error_hashes),
                 encode_hashes(sorted(self.templates)),

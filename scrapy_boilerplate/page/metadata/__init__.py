@@ -15,10 +15,14 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
 
 Dates are normalised to ISO 8601 (:mod:`.dates`); a value that is no valid date does not
 count, so the next source is asked. A source that gives the day only yields to a later one
-that gives a time on that same day. ``published_raw`` and ``modified_raw`` keep the chosen
-value as written. Author values are split into person names and cleaned (:mod:`.authors`);
-a source naming only organisations (an agency, the site itself) yields to a later source
-naming a person, and keeps the field when none does.
+that gives a time on that same day. A published date equal to the same source's modified date
+(within :data:`STAMP_SECONDS`) is the stamp of a save (a CMS writing one value into both), not
+the first publication: a date the page shows (the visible source), when earlier, is taken
+instead.
+``published_raw`` and ``modified_raw`` keep the chosen value as written. Author values are
+split into person names and cleaned (:mod:`.authors`); a source naming only organisations (an
+agency, the site itself) yields to a later source naming a person, and keeps the field when
+none does.
 
 The canonical URL is the exception: ``<link rel="canonical">`` comes first (it is the page's
 own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Final, TypeVar
 from urllib.parse import urljoin
 
@@ -49,7 +54,7 @@ from .opengraph import read_opengraph
 from .schema import read_schema, schema_objects
 from .tags import PageTags, page_tags
 
-__all__ = ["SOURCES", "FIELD_SOURCES", "read_metadata", "extruct_available"]
+__all__ = ["SOURCES", "FIELD_SOURCES", "STAMP_SECONDS", "read_metadata", "extruct_available"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +72,8 @@ _NO_TAGS: Final = PageTags()
 _DATES: Final = ("published", "modified")
 _SITE_NAMES: Final = ("og:site_name", "application-name")
 _T = TypeVar("_T")
+#: Most seconds between a source's published and modified times for both to be one save's stamp.
+STAMP_SECONDS: Final = 60
 
 
 def extruct_available() -> bool:
@@ -175,11 +182,38 @@ def read_metadata(
                 if name in _DATES:
                     later = FIELD_SOURCES[name][index + 1 :]
                     found = _precise_date(reader, name, found, later)
+                    if name == "published" and "visible" in later:
+                        found = _first_publication(reader, found)
                     value = found.value(name) or value
                     values[f"{name}_raw"] = found.raw[name]
                 values[name] = value
                 break
     return ArticleMetadata(authors=authors, **values)
+
+
+def _first_publication(reader: _Reader, found: Found) -> Found:
+    """``found``, or the visible source when ``found``'s published date is a save's stamp
+    (:func:`_one_stamp` with its modified date) and the page shows an earlier day."""
+    published, modified = found.value("published"), found.value("modified")
+    if published is None or modified is None or not _one_stamp(published, modified):
+        return found
+    visible = reader.source("visible")
+    shown = visible.value("published")
+    return visible if shown is not None and shown[:10] < published[:10] else found
+
+
+def _one_stamp(first: str, second: str) -> bool:
+    """Whether two ISO 8601 values are one stamp: the same day when either has no time, else
+    at most :data:`STAMP_SECONDS` apart (wall clocks when either has no zone)."""
+    if len(first) == 10 or len(second) == 10:
+        return first[:10] == second[:10]
+    try:
+        one, other = datetime.fromisoformat(first), datetime.fromisoformat(second)
+        if (one.tzinfo is None) != (other.tzinfo is None):
+            one, other = one.replace(tzinfo=None), other.replace(tzinfo=None)
+        return abs((one - other).total_seconds()) <= STAMP_SECONDS
+    except ValueError:
+        return False
 
 
 def _precise_date(reader: _Reader, name: str, found: Found, later: tuple[str, ...]) -> Found:

@@ -10,7 +10,8 @@ Fields, each from the first key (or element) with a valid value:
   ``parsely-pub-date``, ``sailthru.date``, ``published``, ``published-date``,
   ``publication-date``, ``pub_date``, ``citation_publication_date``, ``citation_date``,
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
-  ``original-publish-date``; the ``content`` or ``datetime`` of an element with
+  ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
+  pages); the ``content`` or ``datetime`` of an element with
   ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
   :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
   date in the dateline near the article (see :func:`nearest_dateline`), then near the first
@@ -21,7 +22,9 @@ Fields, each from the first key (or element) with a valid value:
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any); shown: the bylines around
+  ``sailthru.author`` (all values of the first key that has any), then the labelled values of
+  the Twitter card (``twitter:dataN`` whose ``twitter:labelN`` is "Written by", as WordPress SEO
+  plugins write them, or ``twitter:misc:written by``); shown: the bylines around
   the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
@@ -32,13 +35,16 @@ Fields, each from the first key (or element) with a valid value:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import Final
 
 from lxml import etree
 
 from ...model.document import Element
 from ..declarations import in_comment
+from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
 from .tags import PageTags
@@ -48,6 +54,9 @@ __all__ = [
     "article_region",
     "read_visible",
     "byline_names",
+    "text_byline",
+    "MAX_TEXT_BYLINE_ELEMENTS",
+    "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
     "DATELINE_CHARS",
@@ -86,6 +95,7 @@ _PUBLISHED: Final = (
     "prism.publicationdate",
     "dc.date.created",
     "original-publish-date",
+    "datecreated",
 )
 _MODIFIED: Final = (
     "article:modified",
@@ -97,6 +107,12 @@ _MODIFIED: Final = (
     "datemodified",
 )
 _AUTHORS: Final = ("author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author")
+#: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
+_AUTHOR_LABELS: Final = frozenset(
+    ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
+)
+#: Most ``twitter:labelN``/``twitter:dataN`` pairs read.
+_MAX_CARD_LABELS: Final = 4
 _LANGUAGE: Final = ("content-language", "language", "dc.language")
 _DESCRIPTION: Final = ("description", "twitter:description", "dc.description")
 _IMAGE: Final = ("twitter:image", "twitter:image:src", "thumbnail")
@@ -108,14 +124,34 @@ MAX_BYLINE_CHARS: Final = 100
 _AUTHOR_ELEMENTS: Final = etree.XPath(
     "descendant::a/@rel[. = 'author']/.. | descendant::*/@itemprop[. = 'author']/.."
 )
-#: The ``class`` (and ``id``) attributes below an element, in document order: their words are
-#: matched in Python (libxml2's ``contains()`` over every element costs several times more).
-_CLASSES: Final = etree.XPath("descendant::*/@class")
+#: The ``class`` attributes below an element that name an author or a byline, in document order
+#: (matched by libxml2 on the attribute axis: no string is made for the others).
+_BYLINE_CLASSES: Final = etree.XPath(
+    "descendant::*/@class[contains(., 'author') or contains(., 'byline')]"
+)
+#: The ``class`` and ``id`` attributes below an element, in document order: their words are
+#: matched in Python (libxml2's ``contains()`` in this union costs twice as much).
 _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id")
-_BYLINE_CLASS_WORDS: Final = ("author", "byline")
+#: The words a byline's ``class`` holds (substrings: ``post-author``, ``bylines``).
+_BYLINE_CLASS: Final = re.compile("author|byline")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
-_DATE_CLASS_WORDS: Final = ("date", "time", "publish", "posted")
+#: The words a date element's ``class`` holds (its ``id``: ``date`` only).
+_DATE_CLASS: Final = re.compile("date|time|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: How many levels above the first byline the others must join it.
+_NEAR_LEVELS: Final = 3
+#: Most elements read for a text byline.
+MAX_TEXT_BYLINE_ELEMENTS: Final = 200
+#: A byline label at the start of a text, up to its separator.
+_TEXT_LABEL: Final = re.compile(
+    r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
+    r"|authors?|autor(?:in)?|auteur)(?:\s*[:|\-–—]\s*|\s+|$)",
+    re.IGNORECASE,
+)
+#: Lower-case words of a person's name (``Ludwig van Beethoven``).
+_NAME_PARTICLES: Final = frozenset(
+    ("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "bin", "al")
+)
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
@@ -236,14 +272,17 @@ def _collapsed_text(element: Element, limit: int) -> str | None:
 
 
 def _attributes(
-    query: etree.XPath, element: Element
+    query: etree.XPath, element: Element, words: re.Pattern[str]
 ) -> list[tuple[etree._ElementUnicodeResult, Element]]:
-    """The attributes ``query`` selects below ``element``, each with the element holding it."""
+    """The attributes ``query`` selects below ``element`` that hold one of ``words``, each with
+    the element holding it (the words are matched first: the owner of every attribute is not
+    looked up)."""
     found = query(element)
     return [
         (value, owner)
         for value in (found if isinstance(found, list) else ())
         if isinstance(value, etree._ElementUnicodeResult)
+        and words.search(value) is not None
         and (owner := value.getparent()) is not None
     ]
 
@@ -253,10 +292,10 @@ def _dated_elements(region: Element) -> list[Element]:
     ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
     ``date``, in document order."""
     elements: list[Element] = []
-    for value, element in _attributes(_CLASSES_AND_IDS, region):
-        words = _DATE_CLASS_WORDS if value.attrname == "class" else _DATE_CLASS_WORDS[:1]
+    for value, element in _attributes(_CLASSES_AND_IDS, region, _DATE_CLASS):
+        named = value.attrname == "class" or "date" in value
         repeated = bool(elements) and elements[-1] is element  # its class, then its id
-        if element.tag != "script" and not repeated and any(word in value for word in words):
+        if element.tag != "script" and not repeated and named:
             elements.append(element)
             if len(elements) >= MAX_DATED_ELEMENTS:
                 break
@@ -292,11 +331,7 @@ def _classed_bylines(region: Element) -> list[Element]:
     An element holds one exactly when the next such element in document order is below it, so
     each walk up from that next element ends at the element (its length is then paid by the
     elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
-    named = [
-        element
-        for value, element in _attributes(_CLASSES, region)
-        if any(word in value for word in _BYLINE_CLASS_WORDS)
-    ]
+    named = [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
     elements: list[Element] = []
     for index, element in enumerate(named):
         if element.tag in _NOT_BYLINES:
@@ -316,24 +351,80 @@ def _author_elements(region: Element) -> list[Element]:
 
 def byline_names(region: Element) -> list[str]:
     """The texts of the bylines in ``region``: the first :data:`MAX_BYLINES` elements that are
-    ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one) or whose
-    ``class`` names an author or a byline, in that order of kinds, outside reader comments
-    (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long."""
-    texts: list[str] = []
+    ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one: a
+    ``<meta itemprop="name">`` gives its ``content``) or whose ``class`` names an author or a
+    byline, in that order of kinds, outside reader comments
+    (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long; of
+    one kind, only the first element naming someone and those near it (:func:`_near`:
+    co-authors' links in one byline; the bylines of answers, replies or other stories further
+    down are not the page's)."""
     for find in (_author_elements, _classed_bylines):
+        texts: list[str] = []
+        first: Element | None = None
         for element in find(region)[:MAX_BYLINES]:
             if in_comment(element):
                 continue  # a reader comment's author is not the article's
-            named = _NAME_PROP(element)
-            source = named[0] if isinstance(named, list) and named else element
-            if not isinstance(source, etree._Element):
+            if first is not None and not _near(element, first):
                 continue
-            text = _collapsed_text(source, MAX_BYLINE_CHARS)
-            if text is not None and len(text) >= 2 and text not in texts:
-                texts.append(text)
+            text = _byline_text(element)
+            if text is None or len(text) < 2 or text in texts or not split_names(text):
+                continue  # no name: a label ("By") or a picture
+            texts.append(text)
+            first = first if first is not None else element
         if texts:
             return texts
-    return texts
+    return []
+
+
+def _byline_text(element: Element) -> str | None:
+    """The text of a byline element: its ``itemprop="name"`` element's (a ``<meta>``'s
+    ``content``) when it has one, else its own; None when longer than
+    :data:`MAX_BYLINE_CHARS`."""
+    named = _NAME_PROP(element)
+    source = named[0] if isinstance(named, list) and named else element
+    if not isinstance(source, etree._Element):
+        return None
+    if source.tag == "meta":
+        content = source.get("content") or ""
+        return " ".join(content.split()) if len(content) <= MAX_BYLINE_CHARS else None
+    return _collapsed_text(source, MAX_BYLINE_CHARS)
+
+
+def _near(element: Element, first: Element) -> bool:
+    """Whether ``element`` and ``first`` are below one ancestor at most :data:`_NEAR_LEVELS`
+    levels above ``first``."""
+    above = set(islice(first.iterancestors(), _NEAR_LEVELS))
+    return any(parent in above for parent in islice(element.iterancestors(), _NEAR_LEVELS))
+
+
+def text_byline(region: Element) -> str | None:
+    """A byline written as text near the headline: the text (at most
+    :data:`MAX_BYLINE_CHARS` long) of the first of the first :data:`MAX_TEXT_BYLINE_ELEMENTS`
+    elements of ``region`` whose own text starts with a byline label ("By", "Written by",
+    "Von", "Par", "Por", "Author:", ...; a label alone: the text of the element after it) and
+    that names people whose names are capitalised (``By clicking Submit`` names none); None
+    without one."""
+    for element in islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
+        text = element.text
+        if not text or not isinstance(element.tag, str) or _TEXT_LABEL.match(text) is None:
+            continue
+        byline = _collapsed_text(element, MAX_BYLINE_CHARS)
+        if byline is not None and _TEXT_LABEL.fullmatch(byline):
+            following = element.getnext()
+            byline = None if following is None else _collapsed_text(following, MAX_BYLINE_CHARS)
+        if byline is not None and _names_people(byline):
+            return byline
+    return None
+
+
+def _names_people(byline: str) -> bool:
+    """Whether ``byline`` holds names, each of capitalised words (particles aside)."""
+    names = split_names(byline)
+    return bool(names) and all(
+        word[:1].isupper() or word.lower() in _NAME_PARTICLES
+        for name in names
+        for word in name.split()
+    )
 
 
 def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str | None]:
@@ -369,17 +460,34 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_each(byline_names, region))
+    found.offer_authors(_visible_authors(region))
 
 
-def _each(find: Callable[[Element], list[str]], element: Element) -> Iterator[str]:
-    """The values ``find(element)`` gives, found on the first ``next()``."""
-    yield from find(element)
+def _visible_authors(region: Element) -> Iterator[str]:
+    """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
+    (:func:`text_byline`); looked for on the first ``next()``."""
+    names = byline_names(region)
+    if not names:
+        byline = text_byline(region)
+        names = [byline] if byline is not None else []
+    yield from names
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
     """The value ``find()`` gives, found on the first ``next()``."""
     yield find()
+
+
+def card_authors(tags: PageTags) -> list[str]:
+    """The author values of the page's Twitter card: each ``twitter:dataN`` (``N`` up to
+    :data:`_MAX_CARD_LABELS`) whose ``twitter:labelN`` is an author label ("Written by"), then
+    ``twitter:misc:written by``."""
+    values: list[str] = []
+    for number in range(1, _MAX_CARD_LABELS + 1):
+        labels = tags.meta.get(f"twitter:label{number}")
+        if labels and " ".join(labels[0].split()).lower() in _AUTHOR_LABELS:
+            values += tags.meta.get(f"twitter:data{number}", ())
+    return values + tags.values("twitter:misc:written by")
 
 
 def read_fallbacks(
@@ -393,6 +501,7 @@ def read_fallbacks(
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
+    found.offer_authors(card_authors(tags))
     found.offer("language", tags.lang)
     found.offer_all("language", tags.values(*_LANGUAGE))
     found.offer_all("canonical_url", tags.canonical)

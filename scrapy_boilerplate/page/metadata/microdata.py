@@ -28,6 +28,9 @@ _MAX_ANCESTORS: Final = 100
 
 #: The attribute, then its element: libxml2 visits fewer nodes than with ``//*[@itemscope]``.
 _ITEMS: Final = etree.XPath("//@itemscope/..")
+#: The ``itemtype`` values of the page: a cheaper first look (no element is made) that rules
+#: out most pages before the items are looked up.
+_ITEM_TYPES: Final = etree.XPath("//@itemtype", smart_strings=False)
 
 
 def readable(root: Element) -> bool:
@@ -75,6 +78,9 @@ def microdata_documents(
     """The page's top-level microdata items as schema.org objects (URLs resolved); none (and
     extruct is not called) if no item's ``itemtype`` :func:`~.schema.may_be_read` or the page
     is not :func:`readable`."""
+    types = _ITEM_TYPES(root)
+    if not any(may_be_read(str(kind)) for kind in (types if isinstance(types, list) else ())):
+        return []
     items = _items(root)
     if not any(may_be_read(item.get("itemtype") or "") for item in items):
         return []

@@ -77,14 +77,26 @@ class PageTags:
             self.base_href = element.get("href")
 
     def _file_meta(self, element: Element, value: str) -> None:
+        meta = self.meta
         for attribute, key in element.items():  # one call for all: cheaper than a get per key
             if attribute in _KEYS and key and isinstance(key, str):
-                self.meta.setdefault(key.strip().lower(), []).append(value)
+                name = key.strip().lower()
+                values = meta.get(name)
+                if values is None:
+                    meta[name] = [value]
+                else:
+                    values.append(value)
 
 
 def page_tags(root: Element) -> PageTags:
     """Read the page's metadata elements by the rules of the module docstring."""
     tags = PageTags(root.get("lang") or root.get("xml:lang"))
+    add, file_meta = tags.add, tags._file_meta
     for element in islice(root.iter("meta", "link", "base", "script", "time", "h1"), MAX_TAGS):
-        tags.add(element)
+        if element.tag == "meta":  # most of them: filed here without a call to add
+            value = element.get("content")
+            if value is not None:
+                file_meta(element, value)
+        else:
+            add(element)
     return tags

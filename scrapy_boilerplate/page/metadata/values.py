@@ -46,6 +46,9 @@ _MORE_LINK_CHARS: Final = 2_200
 _MORE_LINK: Final = re.compile(r"\s*\[\s*<a\b[^<>]{0,2000}>[^<>]{0,40}</a>\s*\]\s*$", re.IGNORECASE)
 _LANGUAGE: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _URL_PREFIX: Final = re.compile(r"https?://", re.IGNORECASE)
+#: An absolute http(s) URL that :func:`urllib.parse.urljoin` gives back unchanged: lower-case
+#: scheme, a host, no spaces, no empty query or fragment at its end.
+_PLAIN_ABSOLUTE: Final = re.compile(r"https?://[^\s/?#\[\]]+(?:[/?#]\S*)?(?<![?#])")
 
 
 def clean_text(value: object, limit: int = MAX_TEXT_CHARS) -> str | None:
@@ -100,6 +103,8 @@ def clean_url(value: object, base_url: str | None) -> str | None:
     text = value.strip()
     if not text:
         return None
+    if _PLAIN_ABSOLUTE.fullmatch(text):  # the common case, without urljoin's parsing
+        return text if len(text) <= MAX_URL_CHARS else None
     try:
         url = urljoin(base_url, text) if base_url else text
         scheme = urlsplit(url).scheme.lower()

@@ -1,0 +1,106 @@
+"""The compiled block columns of the page-type features are bit for bit the pure-Python ones:
+on hand-made pages (tables, lists, headings, no blocks), on random blocks (any counts, labels
+and elements, namespaced and non-element ones included) and, when present, on every page of
+the shared datasets.
+
+Skipped when the extension is not built, unless ``BOILERPLATE_REQUIRE_SPEEDUPS`` is set.
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+from lxml import etree
+from pure_python import twin_or_skip
+from shared_datasets import TWIN_DATASETS, segmented_pages
+
+from scrapy_boilerplate.features import page
+from scrapy_boilerplate.model import labels as L
+from scrapy_boilerplate.model.document import TextBlock
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import segment
+
+_nodes = twin_or_skip("scrapy_boilerplate.features._nodes")
+
+
+def assert_same_columns(blocks: list[TextBlock]) -> list[float]:
+    fast = _nodes.page_block_features(blocks)
+    pure = page.page_block_features_pure(blocks)
+    assert array("d", fast).tobytes() == array("d", pure).tobytes()
+    assert page.page_block_features(blocks) == pure
+    return fast
+
+
+TABLE = """<html><body><h1>Results</h1><table><tr><th>Team</th><th>Points and more words</th>
+</tr><tr><td>{words}</td><td><a href=/x>linked cell text here</a></td></tr></table>
+<ul><li>{words}</li><li><a href=/a>one</a> <a href=/b>two</a></li></ul><h2>{words}</h2>
+<p>{words}</p></body></html>""".replace("{words}", "A sentence of running text goes here. " * 8)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        TABLE,
+        "<html><body><p>Alone</p></body></html>",
+        "<html><body></body></html>",
+        "<html><body><td>cell outside a table</td><th>x</th></body></html>",
+    ],
+)
+def test_hand_made_pages(html: str) -> None:
+    assert_same_columns(segment(parse_html(html)).blocks)
+
+
+def test_the_columns_are_the_intended_ones() -> None:
+    """Not only equal: cell, list and heading words are counted in their columns."""
+    values = assert_same_columns(segment(parse_html(TABLE)).blocks)
+    columns = dict(zip(page._BLOCK_FEATURES, values, strict=True))
+    assert columns["cell_word_share"] > 0.1
+    assert columns["li_word_share"] > 0.1
+    assert columns["heading_share"] > 0.1
+    assert 0.0 < columns["long_text_share"] < 1.0
+
+
+def _random_element(rng: random.Random) -> etree._Element | None:
+    kind = rng.randrange(6)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return etree.Comment("td")
+    if kind == 2:
+        return etree.Element("{urn:x}td")
+    return etree.Element(rng.choice(["td", "th", "p", "tdx", "t", "div"]))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_blocks(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(300):
+        blocks = []
+        for _ in range(rng.randrange(12)):
+            words = rng.choice([0, 1, 39, 40, 41, 100, rng.randrange(10**9)])
+            element = _random_element(rng)
+            blocks.append(
+                TextBlock(
+                    "text",
+                    words,
+                    num_linked_words=rng.randint(0, words),
+                    labels=set(rng.sample([L.LI, L.HEADING, L.H1, L.HIDDEN], rng.randrange(3))),
+                    elements=[] if element is None else [element],
+                )
+            )
+        assert_same_columns(blocks)
+
+
+def test_counts_beyond_a_c_integer_go_to_the_reference() -> None:
+    blocks = [TextBlock("text", 2**70, num_linked_words=2**69), TextBlock("more", 50)]
+    with pytest.raises(OverflowError):
+        _nodes.page_block_features(blocks)
+    assert page.page_block_features(blocks) == page.page_block_features_pure(blocks)
+
+
+@pytest.mark.parametrize("dataset", [*TWIN_DATASETS, "fundus", "magic-html"])
+def test_every_shared_dataset_page(dataset: str) -> None:
+    for _, doc in segmented_pages(dataset):
+        assert_same_columns(doc.blocks)
