@@ -475,9 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             "`article`'s shipped models (the model of article pages and the page-type "
             "classifier on WCXB-dev, fundus and magic-html; the model of every page on "
-            "WCXB-dev) and those of `page-template` (WCXB-dev, fundus and magic-html) and "
-            "`victor` (WCXB-dev) are trained on some of these pages: their rows of those "
-            "datasets are training scores. Their "
+            "WCXB-dev) and those of `page-template` and `victor` (WCXB-dev) are trained on "
+            "some of these pages: their rows of those datasets are training scores. Their "
             "figures of record there are cross-validated by domain: below for `article`, in "
             "[reproduction.md](reproduction.md) for `page-template` (section 5) and `victor` "
             "(section 7).",

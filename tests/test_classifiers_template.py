@@ -196,7 +196,7 @@ def test_the_shipped_model_loads_and_names_its_operating_point() -> None:
     assert set(model.feature_names) <= set(node_feature_names())
     assert len(model.area_cuts) == 3
     assert {"c", "threshold", "basic_threshold", "trained_on"} <= set(model.metadata)
-    assert model.metadata["trained_on"] == "wcxb-dev+fundus+magic-html"
+    assert model.metadata["trained_on"] == "wcxb-dev"
 
 
 # -- the compiled twin of the scores -------------------------------------------------------

@@ -7,8 +7,7 @@ DOM node, the scores are smoothed over the tree, and blocks in template nodes ar
   (``log(1 + area)`` cut at ``area_cuts``); a node's score ``x`` is its probability of being
   template. Stored as a small JSON file (coefficients on the raw features; standardisation
   folded in). The shipped one (:data:`SHIPPED_TEMPLATE_MODEL`) is trained on the WCXB
-  development split (CC-BY-4.0), fundus (MIT) and magic-html (Apache-2.0), with
-  ``scrapy-boilerplate train wcxb-dev fundus magic-html --extractor page-template``.
+  development split only (CC-BY-4.0), with ``scrapy-boilerplate train --extractor page-template``.
 * **Smoothing** (:func:`~scrapy_boilerplate.filters.isotonic.smooth_tree`): node weights
   ``1 + hidden children``, penalties ``gamma_i = c · A_body / A_i`` (the paper's choice,
   ``c = 0.01``), ``levels`` score levels.
@@ -74,7 +73,7 @@ __all__ = [
 FORMAT: Final = "scrapy-boilerplate-template-lr"
 VERSION: Final = 1
 #: File name of the shipped model inside ``scrapy_boilerplate/classifiers/models``.
-SHIPPED_TEMPLATE_MODEL: Final = "template-lr-v2.json"
+SHIPPED_TEMPLATE_MODEL: Final = "template-lr-v1.json"
 
 
 @dataclass(frozen=True)
