@@ -129,9 +129,20 @@ def test_train_on_several_datasets_reads_their_union(
     model = load_model(out)
     assert model.metadata["trained_on"] == "wcxb+news" and model.metadata["pages"] == 22
 
-    template = ["train", str(tmp_path / "wcxb"), str(tmp_path / "news"), "--out", str(out)]
-    assert main([*template, "--extractor", "page-template"]) == 2
-    assert "page-template trains on one dataset" in capsys.readouterr().err
+
+def test_train_template_on_several_datasets_reports_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_typed_dataset(tmp_path / "wcxb", ["article"] * 8 + ["listing"] * 4, seed=4)
+    make_dataset(tmp_path / "news", 10, seed=5)
+    out = tmp_path / "template.json"
+    argv = ["train", str(tmp_path / "wcxb"), str(tmp_path / "news"), "--out", str(out)]
+    assert main([*argv, "--extractor", "page-template", "--folds", "2", "--jobs", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "22 pages" in report
+    assert "| all | 22 |" in report and "| wcxb | 12 |" in report and "| news | 10 |" in report
+    model = load_template_model(str(out))
+    assert model.metadata["trained_on"] == "wcxb+news" and model.metadata["pages"] == 22
 
 
 def test_train_template_writes_a_model_page_template_uses(
@@ -189,3 +200,26 @@ def test_train_victor_on_a_cleaneval_layout_writes_a_model_victor_uses(
     assert main(args) == 0
     expected = ["URL: http://x.example/a", *(f"<{code}> {text}" for code, text in gold)]
     assert capsys.readouterr().out.splitlines() == expected
+
+
+def test_train_victor_on_several_datasets_reads_their_union(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pycrfsuite")
+    from scrapy_boilerplate.classifiers.crf import load_victor_model
+
+    make_typed_dataset(tmp_path / "wcxb", ["article"] * 4 + ["listing"] * 2, seed=6)
+    make_dataset(tmp_path / "news", 5, seed=7)  # the article-benchmark format
+    out = tmp_path / "victor.crf.gz"
+    argv = ["train", str(tmp_path / "wcxb"), str(tmp_path / "news"), "--extractor", "victor"]
+    assert main([*argv, "--folds", "2", "--out", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "11 pages" in report and "| all | 11 |" in report and "| listing | 2 |" in report
+    assert "| source wcxb | 6 |" in report and "| source news | 5 |" in report
+    model = load_victor_model(str(out))
+    assert model.metadata["trained_on"] == "wcxb+news" and model.metadata["pages"] == 11
+
+    html, gold = page(random.Random(99))
+    result = extract(html, extractor="victor", model=str(out))
+    assert gold.split("\n\n")[0] in result.text
+    assert "Copyright 2025" not in result.text

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.page.segmentation import segment
 from scrapy_boilerplate.training.template import (
+    SmoothingChoice,
     TemplatePage,
+    out_of_fold_template_scores,
+    source_template_report,
     template_folds,
     template_page,
     tune_smoothing,
@@ -67,3 +72,53 @@ def test_tuning_picks_the_threshold_with_the_best_template_f1() -> None:
     # to the first in grid order above 0.2 (at 0.2 the content block would be template)
     assert (choice.threshold, choice.words_f1) == (0.25, 1.0)
     assert choice.c == 0.0 and not choice.smooth
+
+
+def _labelled(domain: str, source: str, inverted: bool) -> TemplatePage:
+    """:data:`HTML` with its story as content, or (``inverted``) its menu and footer."""
+    doc = segment(parse_html(HTML))
+    gold = [int(("council" in b.text or "mayor" in b.text) != inverted) for b in doc.blocks]
+    page = template_page(doc, gold, [float(g) for g in gold], page_id=domain, domain=domain)
+    page.source = source
+    return page
+
+
+def test_out_of_fold_models_train_only_on_the_pages_train_on_accepts() -> None:
+    pytest.importorskip("sklearn")
+    right = [_labelled(f"r{n}.example", "right", False) for n in range(4)]
+    wrong = [_labelled(f"w{n}.example", "wrong", True) for n in range(8)]
+    pages = right + wrong
+    story = next(
+        k for k, block in enumerate(segment(parse_html(HTML)).blocks) if "council" in block.text
+    )
+    menu = 0
+
+    def ranks_story_below_menu(scores: list[list[float]]) -> bool:
+        return all(
+            s[p.owners[story]] < s[p.owners[menu]] for p, s in zip(pages, scores, strict=True)
+        )
+
+    assert ranks_story_below_menu(
+        out_of_fold_template_scores(pages, 2, train_on=lambda p: p.source == "right")
+    )
+    assert not ranks_story_below_menu(out_of_fold_template_scores(pages, 2))  # the majority wins
+
+
+def test_the_source_report_pools_each_source_and_all() -> None:
+    pages = [_labelled("a.example", "right", False), _labelled("b.example", "wrong", True)]
+    everything_template = [[1.0] * len(page.rows) for page in pages]
+    report = source_template_report(
+        pages, everything_template, SmoothingChoice(False, 0.0, 0.5, 0.0)
+    )
+
+    def precision(chosen: list[TemplatePage]) -> float:
+        words = [
+            (w, g)
+            for p in chosen
+            for w, g in zip(p.block_counts["words"], p.block_gold, strict=True)
+        ]
+        return sum(w for w, g in words if not g) / sum(w for w, _ in words)
+
+    for name, chosen in (("all", pages), ("right", pages[:1]), ("wrong", pages[1:])):
+        p = precision(chosen)
+        assert f"| {name} | {len(chosen)} | {p:.4f} | 1.0000 | {2 * p / (1 + p):.4f} |" in report

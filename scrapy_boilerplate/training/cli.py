@@ -9,21 +9,24 @@ from the pages of those types only, and the ``article`` decoding is chosen on th
 is still cross-validated and reported. Use it with ``-o model=MODEL.json.gz`` (extractor
 ``article-learned``) or the ``BOILERPLATE_OPTIONS`` setting. Needs the ``[train]`` extra.
 
-``train DATASET --extractor victor --out MODEL.crf.gz`` trains the ``victor`` extractor's CRF
-instead (a WCXB or CleanEval dataset; labels aligned from the gold segments, see
-:mod:`.victor_labels`): it cross-validates by domain, prints the report per page type (shingle
-F1 of the decoded text), trains on every page and writes the model (``-o model=...`` of
-``victor``). Needs python-crfsuite (in the ``[train]`` and ``[victor]`` extras).
+``train DATASET [DATASET ...] --extractor victor --out MODEL.crf.gz`` trains the ``victor``
+extractor's CRF instead (WCXB, article-benchmark or CleanEval datasets; labels aligned from the
+gold segments, see :mod:`.victor_labels`): it cross-validates by domain over the union, prints
+the report per page type and per dataset (shingle F1 of the decoded text), trains on every page
+and writes the model (``-o model=...`` of ``victor``). Needs python-crfsuite (in the ``[train]``
+and ``[victor]`` extras).
 
 ``train DATASET [DATASET ...] --extractor page-type --out MODEL.json.gz`` trains the page-type
 classifier (:mod:`.page_type`; the datasets' page types are the labels): it prints the
 out-of-fold confusion by domain-grouped CV, trains on every page and writes the model. The
 shipped one: ``train wcxb-dev fundus magic-html --extractor page-type``.
 
-``train DATASET --extractor page-template --out MODEL.json`` trains the node templateness
-classifier of ``page-template`` instead (:mod:`.template`): cross-validation by domain gives
-out-of-fold node scores, on which the smoothing penalty and the threshold are chosen; the model
-is then trained on every page.
+``train DATASET [DATASET ...] --extractor page-template --out MODEL.json`` trains the node
+templateness classifier of ``page-template`` instead (:mod:`.template`): cross-validation by
+domain over the datasets' union gives out-of-fold node scores, on which the smoothing penalty
+and the threshold are chosen (the pooled template word F1 is reported per dataset too); the
+model is then trained on every page. The shipped one: ``train wcxb-dev fundus magic-html
+--extractor page-template``.
 """
 
 from __future__ import annotations
@@ -152,14 +155,10 @@ def _read_pages(dataset: str, read: Callable[[str], list[T]]) -> tuple[Path, lis
 def _cmd_train(args: argparse.Namespace) -> int:
     if args.extractor == "page-type":
         return _cmd_train_page_type(args)
-    if args.extractor != "article-learned" and len(args.datasets) > 1:
-        print(f"scrapy-boilerplate: error: {args.extractor} trains on one dataset", file=sys.stderr)
-        return 2
-    args.dataset = args.datasets[0]
     if args.extractor == "victor":
         from .victor_cli import train_victor
 
-        return train_victor(args.dataset, Path(args.out), args.folds, args.limit)
+        return train_victor(args.datasets, Path(args.out), args.folds, args.limit)
     if args.extractor == "page-template":
         return _cmd_train_template(args)
     roots: list[Path] = []
@@ -210,23 +209,31 @@ def _cmd_train(args: argparse.Namespace) -> int:
 def _cmd_train_template(args: argparse.Namespace) -> int:
     from ..classifiers.template import dump_template_model
     from .template import (
+        TemplatePage,
         dataset_template_pages,
         fit_template_model,
         mean_label,
         out_of_fold_template_scores,
+        source_template_report,
         tune_smoothing,
     )
 
-    read = _read_pages(
-        args.dataset,
-        lambda root: dataset_template_pages(root, limit=args.limit, jobs=args.jobs or 1),
-    )
-    if read is None:
-        return 2
-    root, pages = read
+    roots: list[Path] = []
+    pages: list[TemplatePage] = []
+    for dataset in args.datasets:
+        read = _read_pages(
+            dataset,
+            lambda root: dataset_template_pages(root, limit=args.limit, jobs=args.jobs or 1),
+        )
+        if read is None:
+            return 2
+        roots.append(read[0])
+        pages += read[1]
     nodes = sum(len(page.rows) for page in pages)
+    sources = ", ".join(str(root) for root in roots)
     print(
-        f"{len(pages)} pages, {nodes} visible nodes ({mean_label(pages):.1%} template) from {root}"
+        f"{len(pages)} pages, {nodes} visible nodes ({mean_label(pages):.1%} template) "
+        f"from {sources}"
     )
     metadata: dict[str, Any] = {"c": 0.01, "threshold": 0.5, "levels": 64, "weighting": "words"}
     if args.folds > 1:
@@ -236,6 +243,8 @@ def _cmd_train_template(args: argparse.Namespace) -> int:
         print(f"\n{args.folds}-fold CV by domain, pooled template word F1:")
         print(f"  basic  (threshold {basic.threshold}): {basic.words_f1:.4f}")
         print(f"  smooth (c {smooth.c:g}, threshold {smooth.threshold}): {smooth.words_f1:.4f}")
+        if len(roots) > 1:
+            print(source_template_report(pages, scores, smooth))
         metadata |= {
             "c": smooth.c,
             "threshold": smooth.threshold,
@@ -244,7 +253,7 @@ def _cmd_train_template(args: argparse.Namespace) -> int:
             "cv_words_f1": {"basic": round(basic.words_f1, 4), "smooth": round(smooth.words_f1, 4)},
         }
     metadata |= {
-        "trained_on": root.name,
+        "trained_on": "+".join(root.name for root in roots),
         "pages": len(pages),
         "package_version": version("scrapy-boilerplate"),
         "date": date.today().isoformat(),

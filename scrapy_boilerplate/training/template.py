@@ -10,7 +10,8 @@ not training rows. A block is gold content when its share reaches
 Model: four logistic regressions by area bucket (cuts at the quartiles of ``log(1 + A)`` of
 the training rows), standardised features, L2 (``C`` = :data:`REGULARISATION`); the
 standardisation is folded into the stored coefficients. Cross-validation groups pages by
-domain; smoothing parameters are chosen on out-of-fold scores only.
+domain (over the union when several datasets train one model); smoothing parameters are chosen
+on out-of-fold scores only.
 
 Evaluation (the paper's Table 1 measure): the positive class is *template*; precision is the
 share of words (anchor words, links) in blocks predicted template that are gold template,
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -34,7 +35,7 @@ from ..classifiers.template import (
     smoothed_scores,
 )
 from ..errors import BoilerplateError
-from ..evaluation.datasets import Page, load_pages
+from ..evaluation.datasets import Page, load_pages, resolve_dataset
 from ..features.node_features import node_feature_names
 from ..features.nodes import block_link_counts
 from ..model.document import TextDocument
@@ -61,6 +62,7 @@ __all__ = [
     "THRESHOLD_GRID",
     "SmoothingChoice",
     "tune_smoothing",
+    "source_template_report",
     "mean_label",
 ]
 
@@ -88,6 +90,7 @@ class TemplatePage:
     owners: list[int]  # per block: its visible node
     block_counts: dict[str, list[int]] = field(default_factory=dict)  # per measure
     block_gold: list[int] = field(default_factory=list)  # per block: 1 content, 0 template
+    source: str = ""  # the dataset folder's name
 
 
 def template_page(
@@ -161,14 +164,19 @@ def gold_template_page(page: Page) -> TemplatePage | None:
 def dataset_template_pages(
     path: str, *, limit: int | None = None, jobs: int = 1
 ) -> list[TemplatePage]:
-    """Records of every readable page of a gold-text dataset, in id order."""
-    pages: Iterable[Page] = load_pages(path, limit=limit)
+    """Records of every readable page of a gold-text dataset, in id order, each with the
+    folder's name as its ``source``."""
+    root = resolve_dataset(path)
+    pages: Iterable[Page] = load_pages(root, limit=limit)
     if jobs <= 1:
         results = [gold_template_page(page) for page in pages]
     else:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(gold_template_page, pages, chunksize=8))
-    return [result for result in results if result is not None]
+    records = [result for result in results if result is not None]
+    for record in records:
+        record.source = root.name
+    return records
 
 
 # -- fitting ---------------------------------------------------------------------------------
@@ -247,15 +255,23 @@ def template_folds(pages: Sequence[TemplatePage], folds: int) -> list[int]:
 
 
 def out_of_fold_template_scores(
-    pages: Sequence[TemplatePage], folds: int = 5, **fit_options: Any
+    pages: Sequence[TemplatePage],
+    folds: int = 5,
+    train_on: Callable[[TemplatePage], bool] | None = None,
+    **fit_options: Any,
 ) -> list[list[float]]:
-    """Each page's node scores from a model trained on the other folds (grouped by domain)."""
+    """Each page's node scores from a model trained on the other folds' pages (grouped by
+    domain) that ``train_on`` accepts (default: all)."""
     from ..classifiers.template import template_scores
 
     fold_of = template_folds(pages, folds)
     scores: list[list[float]] = [[] for _ in pages]
     for fold in range(folds):
-        train = [page for page, f in zip(pages, fold_of, strict=True) if f != fold]
+        train = [
+            page
+            for page, f in zip(pages, fold_of, strict=True)
+            if f != fold and (train_on is None or train_on(page))
+        ]
         model = fit_template_model(train, **fit_options)
         for k, page in enumerate(pages):
             if fold_of[k] == fold:
@@ -377,3 +393,25 @@ def tune_smoothing(
                 best = SmoothingChoice(smooth, c, threshold, f1)
     assert best is not None
     return best
+
+
+def source_template_report(
+    pages: Sequence[TemplatePage], scores: Sequence[Sequence[float]], choice: SmoothingChoice
+) -> str:
+    """Pooled template word precision, recall and F1 per source and over all pages at
+    ``choice``'s operating point (markdown)."""
+    values = [
+        decide(page, page_scores, smooth=choice.smooth, c=choice.c)
+        for page, page_scores in zip(pages, scores, strict=True)
+    ]
+    lines = ["| source | pages | template word P | R | F1 |", "|---|---:|---:|---:|---:|"]
+    for source in ["all", *dict.fromkeys(page.source for page in pages)]:
+        chosen = [k for k, page in enumerate(pages) if source in ("all", page.source)]
+        counts = template_f1(
+            [pages[k] for k in chosen], [values[k] for k in chosen], choice.threshold
+        )["words"]
+        lines.append(
+            f"| {source} | {len(chosen)} | {counts.precision:.4f} | {counts.recall:.4f} "
+            f"| {counts.f1:.4f} |"
+        )
+    return "\n".join(lines)

@@ -1,10 +1,13 @@
 """Training Victor's CRF: labelled pages, CRFsuite training, cross-validation, decoded text.
 
-Pages come from WCXB (labels aligned from ``main_content_markdown``) or CleanEval (labels
-aligned from the gold's ``<p>``/``<h>``/``<l>`` segments), see :mod:`.victor_labels`.
+Pages come from WCXB (labels aligned from ``main_content_markdown``), the article-benchmark
+format (fundus, magic-html: each non-empty line of ``articleBody`` a ``p`` segment) or CleanEval
+(labels aligned from the gold's ``<p>``/``<h>``/``<l>`` segments), see :mod:`.victor_labels`;
+several datasets train one model over their union (:func:`victor_datasets`).
 Training: L-BFGS with L1 + L2 penalties (:data:`CRF_PARAMETERS`), label transitions learned
 (``feature.possible_transitions``). Cross-validation folds group pages by domain (WCXB) or
-split them at random with a fixed seed (CleanEval, as the thesis's six subsets).
+split them at random with a fixed seed (CleanEval, as the thesis's six subsets); the folds'
+models may train on a subset of the pages (``train_on``) while every page is predicted.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import gzip
 import json
 import random
 import tempfile
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ __all__ = [
     "VictorPage",
     "labelled_page",
     "victor_dataset",
+    "victor_datasets",
     "train_crf",
     "train_model",
     "fold_ids",
@@ -65,6 +69,7 @@ class VictorPage:
     glued: list[bool]
     gold_text: str
     gold_cleaneval: str
+    source: str = ""  # the dataset folder's name
 
 
 def labelled_page(
@@ -128,15 +133,43 @@ def _cleaneval_pages(root: Path, limit: int | None) -> list[VictorPage]:
     return pages
 
 
+def _article_benchmark_pages(root: Path, limit: int | None) -> list[VictorPage]:
+    pages = []
+    for page in load_pages(root, limit=limit):
+        segments = [("p", line.strip()) for line in page.gold_text.splitlines() if line.strip()]
+        labelled = labelled_page(
+            page.id, page.html, page.url, segments, page.page_type, page.gold_text
+        )
+        if labelled is not None:
+            pages.append(labelled)
+    return pages
+
+
+_READERS: dict[str, Callable[[Path, int | None], list[VictorPage]]] = {
+    "wcxb": _wcxb_pages,
+    "article-benchmark": _article_benchmark_pages,
+    "cleaneval": _cleaneval_pages,
+}
+
+
 def victor_dataset(path: str, limit: int | None = None) -> list[VictorPage]:
-    """The labelled pages of a WCXB or CleanEval dataset folder (or shared name)."""
+    """The labelled pages of a WCXB, article-benchmark or CleanEval dataset folder (or shared
+    name), each with the folder's name as its ``source``."""
     root = resolve_dataset(path)
     fmt = detect_format(root)
-    if fmt == "wcxb":
-        return _wcxb_pages(root, limit)
-    if fmt == "cleaneval":
-        return _cleaneval_pages(root, limit)
-    raise ValueError(f"victor training reads WCXB or CleanEval datasets, not {fmt}")
+    if fmt not in _READERS:
+        raise ValueError(
+            f"victor training reads WCXB, article-benchmark or CleanEval datasets, not {fmt}"
+        )
+    pages = _READERS[fmt](root, limit)
+    for page in pages:
+        page.source = root.name
+    return pages
+
+
+def victor_datasets(paths: Sequence[str], limit: int | None = None) -> list[VictorPage]:
+    """The labelled pages of several datasets in the given order (``limit`` per dataset)."""
+    return [page for path in paths for page in victor_dataset(path, limit)]
 
 
 def train_crf(
@@ -191,13 +224,19 @@ def cross_validate(
     by_domain: bool,
     features: Collection[str] | None = None,
     parameters: dict[str, Any] | None = None,
+    train_on: Callable[[VictorPage], bool] | None = None,
 ) -> list[list[str]]:
-    """Out-of-fold label codes of every page's blocks."""
+    """Out-of-fold label codes of every page's blocks; each fold's model trains on the other
+    folds' pages that ``train_on`` accepts (default: all)."""
     assignment = fold_ids(pages, folds, by_domain)
     predicted: list[list[str]] = [[] for _ in pages]
     used = [name for name in FEATURE_NAMES if features is None or name in features]
     for fold in range(folds):
-        train = [p for p, f in zip(pages, assignment, strict=True) if f != fold]
+        train = [
+            p
+            for p, f in zip(pages, assignment, strict=True)
+            if f != fold and (train_on is None or train_on(p))
+        ]
         model = VictorModel(train_crf(train, used, parameters), {"features": used})
         for index, (page, f) in enumerate(zip(pages, assignment, strict=True)):
             if f == fold:
