@@ -18,7 +18,12 @@ from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.model.document import Element
 from scrapy_boilerplate.page.parsing import parse_html
 from scrapy_boilerplate.site import hashing, sitelevel
-from scrapy_boilerplate.site.sitelevel import mark_templates, mark_templates_pure
+from scrapy_boilerplate.site.sitelevel import (
+    groups_inside_templates,
+    groups_inside_templates_pure,
+    mark_templates,
+    mark_templates_pure,
+)
 
 _hashing = twin_or_skip("scrapy_boilerplate.site._hashing")
 
@@ -26,7 +31,7 @@ _hashing = twin_or_skip("scrapy_boilerplate.site._hashing")
 def assert_same(root: Element) -> None:
     """The twin's tree and fingerprint of ``root`` are the reference's."""
     reference = hashing.hash_tree_pure(root)
-    body = hashing._body(root)
+    body = hashing.body_of(root)
     if body is None:
         assert len(reference) == 0
         return
@@ -42,18 +47,48 @@ def assert_same(root: Element) -> None:
         expected = hashing.encode_hashes(hashing.fingerprint_hashes(reference)[:limit])
         assert _hashing.fingerprint(body, limit) == expected
         assert _hashing.fingerprint_of(reference.hashes, reference.signed, limit) == expected
-    assert_same_marks(reference)
+    assert_same_marks(root, reference)
 
 
-def assert_same_marks(tree: hashing.TreeHashes) -> None:
-    """The twin's template marks are the reference's, for template sets of several sizes."""
+def assert_same_marks(root: Element, tree: hashing.TreeHashes) -> None:
+    """The twin's template marks and groups inside templates are the reference's, for
+    template sets of several sizes; the twin remembers the page's fingerprint on the way."""
     rng = random.Random(len(tree))
+    groups = element_groups(root, tree, rng)
+    fingerprint = hashing.encode_hashes(hashing.fingerprint_hashes(tree))
+    positions = tree.positions()
     for share in (0.0, 0.1, 0.5, 1.0):
         templates = frozenset(digest for digest in tree.hashes if rng.random() < share)
         for cover, text_cover in ((0.85, None), (0.85, 0.85), (0.5, 0.2)):
             got = mark_templates(tree, templates, cover, text_cover)
             want = mark_templates_pure(tree, templates, cover, text_cover)
             assert got == want, (share, cover, text_cover)
+            if share not in (0.1, 1.0):
+                continue
+            inside = groups_inside_templates(root, groups, templates, cover, text_cover)
+            assert inside == [
+                bool(group) and all(e in positions and want.inside[positions[e]] for e in group)
+                for group in groups
+            ], (share, cover, text_cover)
+            assert hashing.page_fingerprint(root) == fingerprint
+    assert inside == groups_inside_templates_pure(root, groups, templates, cover, text_cover)
+
+
+def element_groups(
+    root: Element, tree: hashing.TreeHashes, rng: random.Random
+) -> list[list[Element]]:
+    """Groups of elements as blocks hold them: runs of the tree's elements, single ones, an
+    empty group, and groups with an element outside ``<body>`` or in a skipped subtree."""
+    elements = tree.elements
+    groups: list[list[Element]] = [[]]
+    for _ in range(min(len(elements), 40)):
+        start = rng.randrange(len(elements))
+        groups.append(elements[start : start + rng.randint(1, 4)])
+    in_tree = set(elements)
+    outside = [e for e in root.iter() if isinstance(e.tag, str) and e not in in_tree]
+    if outside and elements:
+        groups += [[outside[0]], [elements[-1], outside[-1]]]
+    return groups
 
 
 def test_blake2b_matches_hashlib() -> None:

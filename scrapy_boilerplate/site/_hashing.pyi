@@ -16,3 +16,11 @@ def mark_inside(
     cover: float,
     text_cover: float | None,
 ) -> tuple[list[bool], list[bool], list[bool]]: ...
+def groups_inside(
+    body: Element,
+    groups: list[list[Element]],
+    templates: frozenset[int] | set[int],
+    cover: float,
+    text_cover: float | None,
+    limit: int,
+) -> tuple[list[bool], bytes]: ...

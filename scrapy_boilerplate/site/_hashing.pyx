@@ -767,43 +767,147 @@ def mark_inside(
     text_cover,
 ):
     """``(by_hash, by_cover, inside)`` of ``sitelevel.mark_templates`` for a tree's lists."""
-    cdef Py_ssize_t count = len(hashes), index, parent, size
+    cdef Walk walk
+    cdef Py_ssize_t count = len(hashes), k
+    cdef unsigned char* flags = NULL  # bit 1: by hash, 2: by cover, 4: inside
+    if not len(sizes) == len(chars) == len(parents) == len(signed) == count:
+        raise ValueError("the tree's lists differ in length")
+    memset(&walk, 0, sizeof(Walk))
+    try:
+        walk.hashes = <uint64_t*>_resized(NULL, max(count, 1) * sizeof(uint64_t))
+        walk.sizes = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
+        walk.chars = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
+        walk.parents = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
+        walk.is_signed = <unsigned char*>_resized(NULL, max(count, 1))
+        for k in range(count):
+            walk.hashes[k] = hashes[k]
+            walk.sizes[k] = sizes[k]
+            walk.chars[k] = chars[k]
+            walk.parents[k] = parents[k]
+            walk.is_signed[k] = bool(signed[k])
+        walk.count = count
+        flags = _template_flags(&walk, templates, cover, text_cover)
+        by_hash = [bool(flags[k] & 1) for k in range(count)]
+        by_cover = [bool(flags[k] & 2) for k in range(count)]
+        inside = [bool(flags[k] & 4) for k in range(count)]
+    finally:
+        PyMem_Free(flags)
+        _free(&walk)
+    return by_hash, by_cover, inside
+
+
+cdef unsigned char* _template_flags(
+    Walk* walk, templates, double cover, text_cover
+) except NULL:
+    """Per element of ``walk``: bit 1 template by hash, 2 by cover, 4 inside a template (the
+    rules of ``sitelevel``). The caller frees the flags."""
+    cdef Py_ssize_t count = walk.count, index, parent, size
     cdef bint use_text = text_cover is not None
     cdef double text_share = float(text_cover) if use_text else 0.0
     cdef Py_ssize_t* html_inside = NULL
     cdef Py_ssize_t* text_inside = NULL
-    cdef unsigned char* flags = NULL  # bit 1: by hash, 2: by cover, 4: inside
-    if not len(sizes) == len(chars) == len(parents) == len(signed) == count:
-        raise ValueError("the tree's lists differ in length")
+    cdef unsigned char* flags = <unsigned char*>_resized(NULL, max(count, 1))
+    memset(flags, 0, max(count, 1))
     try:
         html_inside = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
         text_inside = <Py_ssize_t*>_resized(NULL, max(count, 1) * sizeof(Py_ssize_t))
-        flags = <unsigned char*>_resized(NULL, max(count, 1))
         memset(html_inside, 0, max(count, 1) * sizeof(Py_ssize_t))
         memset(text_inside, 0, max(count, 1) * sizeof(Py_ssize_t))
-        memset(flags, 0, max(count, 1))
         for index in range(count - 1, -1, -1):  # children (higher positions) first
-            if signed[index] and hashes[index] in templates:
+            if walk.is_signed[index] and walk.hashes[index] in templates:
                 flags[index] = 1
-                html_inside[index] = sizes[index]
-                text_inside[index] = chars[index]
-            parent = parents[index]
+                html_inside[index] = walk.sizes[index]
+                text_inside[index] = walk.chars[index]
+            parent = walk.parents[index]
             if parent >= 0:
                 html_inside[parent] += html_inside[index]
                 text_inside[parent] += text_inside[index]
         for index in range(count):  # parents first
-            size = <Py_ssize_t>sizes[index]
+            size = walk.sizes[index]
             if not flags[index] & 1 and size and html_inside[index] > cover * size:
-                if not use_text or text_inside[index] > text_share * <Py_ssize_t>chars[index]:
+                if not use_text or text_inside[index] > text_share * walk.chars[index]:
                     flags[index] |= 2
-            parent = parents[index]
+            parent = walk.parents[index]
             if flags[index] & 3 or (parent >= 0 and flags[parent] & 4):
                 flags[index] |= 4
-        by_hash = [bool(flags[index] & 1) for index in range(count)]
-        by_cover = [bool(flags[index] & 2) for index in range(count)]
-        inside = [bool(flags[index] & 4) for index in range(count)]
+    except BaseException:
+        PyMem_Free(flags)
+        raise
     finally:
         PyMem_Free(html_inside)
         PyMem_Free(text_inside)
+    return flags
+
+
+def groups_inside(
+    body, list groups, templates, double cover, text_cover, Py_ssize_t limit
+):
+    """``(inside, fingerprint)`` for the elements under ``body``: per group of elements of
+    ``groups``, whether it is not empty and every element lies inside a template (the rules
+    of ``sitelevel.groups_inside_templates``), and :func:`fingerprint` of ``body`` with
+    ``limit``. No element proxy is made."""
+    cdef Walk walk
+    cdef unsigned char* flags = NULL
+    cdef NodeIndex index
+    cdef Py_ssize_t position
+    cdef bint inside
+    cdef list marks = []
+    memset(&walk, 0, sizeof(Walk))
+    memset(&index, 0, sizeof(NodeIndex))
+    try:
+        _walked(&walk, body)
+        flags = _template_flags(&walk, templates, cover, text_cover)
+        _index_nodes(&index, &walk)
+        for elements in groups:
+            inside = len(elements) > 0
+            for element in elements:
+                position = _position_of(&index, (<cetree._Element?>element)._c_node)
+                if position < 0 or not flags[position] & 4:
+                    inside = False
+                    break
+            marks.append(inside)
+        return marks, _distinct_signed(&walk, limit)
+    finally:
         PyMem_Free(flags)
-    return by_hash, by_cover, inside
+        PyMem_Free(index.nodes)
+        PyMem_Free(index.positions)
+        _free(&walk)
+
+
+cdef struct NodeIndex:
+    xmlNode** nodes  # open addressing, NULL = free slot
+    Py_ssize_t* positions
+    Py_ssize_t mask
+
+
+cdef inline Py_ssize_t _slot_of(NodeIndex* index, xmlNode* node) noexcept nogil:
+    cdef size_t key = <size_t>node
+    return <Py_ssize_t>((key >> 4) ^ (key >> 17)) & index.mask
+
+
+cdef int _index_nodes(NodeIndex* index, Walk* walk) except -1:
+    """A table node -> its position in ``walk``."""
+    cdef Py_ssize_t slots = 16, k, slot
+    while slots < 2 * walk.count:
+        slots *= 2
+    index.nodes = <xmlNode**>_resized(NULL, slots * sizeof(xmlNode*))
+    index.positions = <Py_ssize_t*>_resized(NULL, slots * sizeof(Py_ssize_t))
+    memset(index.nodes, 0, slots * sizeof(xmlNode*))
+    index.mask = slots - 1
+    for k in range(walk.count):
+        slot = _slot_of(index, walk.nodes[k])
+        while index.nodes[slot] is not NULL:
+            slot = (slot + 1) & index.mask
+        index.nodes[slot] = walk.nodes[k]
+        index.positions[slot] = k
+    return 0
+
+
+cdef Py_ssize_t _position_of(NodeIndex* index, xmlNode* node) noexcept nogil:
+    """The position of ``node`` in the indexed walk, -1 when it is not there."""
+    cdef Py_ssize_t slot = _slot_of(index, node)
+    while index.nodes[slot] is not NULL:
+        if index.nodes[slot] == node:
+            return index.positions[slot]
+        slot = (slot + 1) & index.mask
+    return -1

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..model import labels as L
 from ..model.document import Element, TextBlock, TextDocument
 from .hashing import hash_tree
-from .sitelevel import COVER, mark_templates
+from .sitelevel import COVER, groups_inside_templates, mark_templates
 
 __all__ = ["SiteTemplateFilter", "SiteTemplateElements", "dropped_by_templates", "template_blocks"]
 
@@ -71,15 +71,9 @@ def template_blocks(
     tree or templates)."""
     if doc.root is None or not templates:
         return []
-    tree = hash_tree(doc.root)
-    inside = mark_templates(tree, templates, cover, text_cover).inside
-    positions = tree.positions()
-    found = []
-    for block in doc.blocks:
-        spots = [positions.get(element) for element in block.elements]
-        if spots and all(spot is not None and inside[spot] for spot in spots):
-            found.append(block)
-    return found
+    groups = [block.elements for block in doc.blocks]
+    inside = groups_inside_templates(doc.root, groups, templates, cover, text_cover)
+    return [block for block, is_inside in zip(doc.blocks, inside, strict=True) if is_inside]
 
 
 @dataclass(frozen=True)

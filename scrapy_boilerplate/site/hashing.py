@@ -53,6 +53,8 @@ __all__ = [
     "MAX_FINGERPRINT_HASHES",
     "encode_hashes",
     "decode_hashes",
+    "body_of",
+    "remember_fingerprint",
     "ACCELERATED",
 ]
 
@@ -107,7 +109,7 @@ class TreeHashes:
         return {element: position for position, element in enumerate(self.elements)}
 
 
-def _body(root: Element) -> Element | None:
+def body_of(root: Element) -> Element | None:
     """The first ``<body>`` of ``root`` in document order (``root`` itself, or inside it).
 
     Child by child: lxml's iterators look one match ahead, so ``root.iter("body")`` would
@@ -126,6 +128,8 @@ def _body(root: Element) -> Element | None:
 # The last tree hashed (lxml elements take no weak references): a filter and the learning
 # step of one extraction hash a tree once.
 _MEMO: list[tuple[Element, TreeHashes]] = []
+# The last fingerprint computed along another walk (:func:`remember_fingerprint`).
+_FINGERPRINT_MEMO: list[tuple[Element, bytes]] = []
 
 
 def hash_tree(root: Element) -> TreeHashes:
@@ -137,7 +141,7 @@ def hash_tree(root: Element) -> TreeHashes:
     """
     if _MEMO and _MEMO[0][0] is root:
         return _MEMO[0][1]
-    body = _body(root)
+    body = body_of(root)
     if body is None:
         hashes = TreeHashes([], [], [], [], [], [])
     elif _hashing is not None:
@@ -151,7 +155,7 @@ def hash_tree(root: Element) -> TreeHashes:
 def hash_tree_pure(root: Element) -> TreeHashes:
     """:func:`hash_tree` by the pure-Python walk (the reference of the compiled twin), not
     remembered."""
-    body = _body(root)
+    body = body_of(root)
     return TreeHashes([], [], [], [], [], []) if body is None else _hash_body(body)
 
 
@@ -254,17 +258,27 @@ def page_fingerprint(root: Element) -> bytes:
     """:func:`fingerprint_hashes` of ``root``'s tree, :func:`encoded <encode_hashes>` (8 bytes
     per hash): small and quick to send from a worker process. Forgets the remembered tree.
 
-    The compiled twin computes it without element objects unless the tree is remembered."""
-    if _hashing is None:
+    The compiled twin computes it without element objects unless the tree or the fingerprint
+    is remembered."""
+    if _FINGERPRINT_MEMO and _FINGERPRINT_MEMO[0][0] is root:
+        fingerprint = _FINGERPRINT_MEMO[0][1]
+    elif _hashing is None:
         fingerprint = encode_hashes(fingerprint_hashes(hash_tree(root)))
     elif _MEMO and _MEMO[0][0] is root:
         tree = _MEMO[0][1]
         fingerprint = _hashing.fingerprint_of(tree.hashes, tree.signed, MAX_FINGERPRINT_HASHES)
     else:
-        body = _body(root)
+        body = body_of(root)
         fingerprint = b"" if body is None else _hashing.fingerprint(body, MAX_FINGERPRINT_HASHES)
     _MEMO.clear()
+    _FINGERPRINT_MEMO.clear()
     return fingerprint
+
+
+def remember_fingerprint(root: Element, fingerprint: bytes) -> None:
+    """Keep ``fingerprint``, :func:`page_fingerprint` of ``root`` computed along another walk
+    of the same tree, until :func:`page_fingerprint` reads it (one per process)."""
+    _FINGERPRINT_MEMO[:] = [(root, fingerprint)]
 
 
 #: The compiled twin of the walk (``_hashing``), None when it is not built.

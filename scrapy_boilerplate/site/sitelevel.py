@@ -11,18 +11,28 @@ Rules, per site:
   template-by-hash subtrees (§5.1: "DOM nodes with more than 85 % of their HTML content within
   site level templates"). ``text_cover`` (off in the paper) also asks that share of its text
   characters: a page body whose short article sits in a large template is then kept;
-* an element lies **inside a template** when it or one of its ancestors is a template.
+* an element lies **inside a template** when it or one of its ancestors is a template; a
+  group of elements (a text block's) when it is not empty and each of them does.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..model.document import Element
 from ..page.segmentation import compiled_twin
-from .hashing import TreeHashes, fingerprint_hashes
+from .hashing import (
+    MAX_FINGERPRINT_HASHES,
+    TreeHashes,
+    body_of,
+    fingerprint_hashes,
+    hash_tree,
+    hash_tree_pure,
+    remember_fingerprint,
+)
 
 __all__ = [
     "THETA",
@@ -32,6 +42,8 @@ __all__ = [
     "template_hashes",
     "mark_templates",
     "mark_templates_pure",
+    "groups_inside_templates",
+    "groups_inside_templates_pure",
     "site_level",
 ]
 
@@ -103,6 +115,59 @@ def mark_templates_pure(
         parent = parents[index]
         inside[index] = by_hash[index] or by_cover[index] or (parent >= 0 and inside[parent])
     return TemplateMarks(by_hash, by_cover, inside)
+
+
+def groups_inside_templates(
+    root: Element,
+    groups: Sequence[Sequence[Element]],
+    templates: frozenset[int] | set[int],
+    cover: float = COVER,
+    text_cover: float | None = None,
+) -> list[bool]:
+    """Per group of elements of ``root``'s tree: True when it is not empty and each element
+    lies inside a template (see the module rules). The compiled twin walks the tree once,
+    makes no element object and remembers the page's fingerprint on the way
+    (:func:`~.hashing.remember_fingerprint`); :func:`groups_inside_templates_pure` is the
+    reference."""
+    if _hashing is None:
+        return _groups_inside(hash_tree(root), groups, templates, cover, text_cover)
+    body = body_of(root)
+    if body is None:
+        return [False] * len(groups)
+    inside: list[bool]
+    fingerprint: bytes
+    inside, fingerprint = _hashing.groups_inside(
+        body, list(groups), templates, cover, text_cover, MAX_FINGERPRINT_HASHES
+    )
+    remember_fingerprint(root, fingerprint)
+    return inside
+
+
+def groups_inside_templates_pure(
+    root: Element,
+    groups: Sequence[Sequence[Element]],
+    templates: frozenset[int] | set[int],
+    cover: float = COVER,
+    text_cover: float | None = None,
+) -> list[bool]:
+    """:func:`groups_inside_templates` in pure Python."""
+    return _groups_inside(hash_tree_pure(root), groups, templates, cover, text_cover)
+
+
+def _groups_inside(
+    tree: TreeHashes,
+    groups: Sequence[Sequence[Element]],
+    templates: frozenset[int] | set[int],
+    cover: float,
+    text_cover: float | None,
+) -> list[bool]:
+    inside = mark_templates_pure(tree, templates, cover, text_cover).inside
+    positions = tree.positions()
+    marks = []
+    for group in groups:
+        spots = [positions.get(element) for element in group]
+        marks.append(bool(spots) and all(spot is not None and inside[spot] for spot in spots))
+    return marks
 
 
 def site_level(
