@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from scrapy_boilerplate.site.state import SiteState
@@ -71,3 +73,10 @@ def test_a_first_page_counts_like_any_other() -> None:
     later.add_page([5, 5, 6])
     assert first.counts == {5: 2, 6: 1} and later.counts == {9: 1, 5: 2, 6: 1}
     assert SiteState.from_bytes(first.to_bytes()).counts == first.counts
+
+
+def test_templates_need_strictly_more_than_theta_of_the_pages_on_the_lower_bound() -> None:
+    state = SiteState(pages=20, counts=Counter({1: 2, 2: 3, 3: 5, 4: 5}), errors={3: 3, 4: 2})
+    assert state.template_hashes(theta=0.1) == {2, 4}  # > 2 pages surely: 3, and 5 - 2
+    assert state.template_hashes(theta=0.1, min_df=4) == set()
+    assert SiteState(pages=25, counts=Counter({1: 3, 2: 2})).template_hashes(0.1) == {1}

@@ -13,11 +13,13 @@ the stores of :mod:`.store`.
 
 from __future__ import annotations
 
+import math
 import struct
 from array import array
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Final
 
 from .hashing import decode_hashes, encode_hashes
@@ -37,7 +39,7 @@ class SiteState:
     template hashes and their version. ``frozen``: learning stopped (the table is empty)."""
 
     pages: int = 0
-    counts: dict[int, int] = field(default_factory=dict)
+    counts: Counter[int] = field(default_factory=Counter)
     errors: dict[int, int] = field(default_factory=dict)
     floor: int = 0
     version: int = 0
@@ -50,8 +52,8 @@ class SiteState:
             return
         self.pages += 1
         counts, errors, floor = self.counts, self.errors, self.floor
-        if not counts and not floor:  # a site's first page (or nothing kept): counted in C
-            counts.update(Counter(hashes))
+        if not floor:  # nothing evicted yet: every hash counts from 0, in C
+            counts.update(hashes)
             hashes = ()
         for digest in hashes:
             count = counts.get(digest)
@@ -77,12 +79,12 @@ class SiteState:
 
     def template_hashes(self, theta: float = THETA, min_df: int = MIN_DF) -> frozenset[int]:
         """SiteLevel(θ) on the lower bounds: on more than θ of the pages and on ``min_df``."""
-        floor = theta * self.pages
-        return frozenset(
-            digest
-            for digest, count in self.counts.items()
-            if (bound := count - self.errors.get(digest, 0)) > floor and bound >= min_df
-        )
+        need = max(math.floor(theta * self.pages) + 1, min_df)  # "more than": counts are whole
+        counts, errors = self.counts, self.errors
+        reached = compress(counts.keys(), map(need.__le__, counts.values()))  # in C
+        if not errors:
+            return frozenset(reached)
+        return frozenset(d for d in reached if counts[d] - errors.get(d, 0) >= need)
 
     def refresh(self, theta: float = THETA, min_df: int = MIN_DF) -> bool:
         """Recompute the templates; a changed set gets the next version. True if it changed."""
@@ -96,7 +98,7 @@ class SiteState:
     def freeze(self) -> None:
         """Stop learning: keep the templates, drop the counts."""
         self.frozen = True
-        self.counts, self.errors = {}, {}
+        self.counts, self.errors = Counter(), {}
 
     # -- serialisation -----------------------------------------------------------------------
 
@@ -138,7 +140,7 @@ class SiteState:
         templates = frozenset(decode_hashes(blob[offset:]))
         return cls(
             pages,
-            dict(zip(hashes, counts, strict=True)),
+            Counter(dict(zip(hashes, counts, strict=True))),
             dict(zip(error_hashes, errors, strict=True)),
             floor,
             version,
