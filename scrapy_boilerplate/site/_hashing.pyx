@@ -31,6 +31,8 @@ from ..page._libxml cimport text_node_or_skip
 
 cetree.import_lxml__etree()
 
+import sys
+
 from .hashing import _SIGNAL_TAGS, _SKIPPED_TAGS, _TAG_OVERHEAD, href_path, normalise_text
 
 # The skipped tags as C strings (``_SKIPPED_NAMES`` keeps the bytes alive).
@@ -97,61 +99,148 @@ _IV[:] = [
     0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
     0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
 ]
-cdef unsigned char[10][16] _SIGMA
-_SIGMA[0][:] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
-_SIGMA[1][:] = [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3]
-_SIGMA[2][:] = [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4]
-_SIGMA[3][:] = [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8]
-_SIGMA[4][:] = [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13]
-_SIGMA[5][:] = [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9]
-_SIGMA[6][:] = [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11]
-_SIGMA[7][:] = [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10]
-_SIGMA[8][:] = [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5]
-_SIGMA[9][:] = [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0]
-
-
 cdef inline uint64_t _rotr(uint64_t x, int n) noexcept nogil:
     return (x >> n) | (x << (64 - n))
 
 
-cdef inline void _mix(uint64_t* v, int a, int b, int c, int d, uint64_t x, uint64_t y) noexcept nogil:
-    v[a] = v[a] + v[b] + x
-    v[d] = _rotr(v[d] ^ v[a], 32)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 24)
-    v[a] = v[a] + v[b] + y
-    v[d] = _rotr(v[d] ^ v[a], 16)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 63)
+cdef inline void _mix(
+    uint64_t* a, uint64_t* b, uint64_t* c, uint64_t* d, uint64_t x, uint64_t y
+) noexcept nogil:
+    a[0] = a[0] + b[0] + x
+    d[0] = _rotr(d[0] ^ a[0], 32)
+    c[0] = c[0] + d[0]
+    b[0] = _rotr(b[0] ^ c[0], 24)
+    a[0] = a[0] + b[0] + y
+    d[0] = _rotr(d[0] ^ a[0], 16)
+    c[0] = c[0] + d[0]
+    b[0] = _rotr(b[0] ^ c[0], 63)
+
+
+cdef bint _LITTLE_ENDIAN = sys.byteorder == "little"
 
 
 cdef void _compress(uint64_t* h, const unsigned char* block, uint64_t counter, bint last) noexcept nogil:
-    cdef uint64_t[16] v
+    # the state in sixteen locals (registers), not an array: most of the hashing time is here
+    cdef uint64_t v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15
     cdef uint64_t[16] m
     cdef int i, j
-    cdef const unsigned char* s
-    for i in range(16):
-        m[i] = 0
-        for j in range(8):
-            m[i] |= (<uint64_t>block[8 * i + j]) << (8 * j)
-    for i in range(8):
-        v[i] = h[i]
-        v[i + 8] = _IV[i]
-    v[12] ^= counter
+    if _LITTLE_ENDIAN:
+        memcpy(m, block, 128)
+    else:
+        for i in range(16):
+            m[i] = 0
+            for j in range(8):
+                m[i] |= (<uint64_t>block[8 * i + j]) << (8 * j)
+    v0, v1, v2, v3, v4, v5, v6, v7 = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    v8, v9, v10, v11 = _IV[0], _IV[1], _IV[2], _IV[3]
+    v12, v13, v14, v15 = _IV[4] ^ counter, _IV[5], _IV[6], _IV[7]
     if last:
-        v[14] = ~v[14]
-    for i in range(12):
-        s = _SIGMA[i % 10]
-        _mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]])
-        _mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]])
-        _mix(v, 2, 6, 10, 14, m[s[4]], m[s[5]])
-        _mix(v, 3, 7, 11, 15, m[s[6]], m[s[7]])
-        _mix(v, 0, 5, 10, 15, m[s[8]], m[s[9]])
-        _mix(v, 1, 6, 11, 12, m[s[10]], m[s[11]])
-        _mix(v, 2, 7, 8, 13, m[s[12]], m[s[13]])
-        _mix(v, 3, 4, 9, 14, m[s[14]], m[s[15]])
-    for i in range(8):
-        h[i] ^= v[i] ^ v[i + 8]
+        v14 = ~v14
+    # twelve rounds written out (the message schedule of RFC 7693's SIGMA, as constants)
+    _mix(&v0, &v4, &v8, &v12, m[0], m[1])
+    _mix(&v1, &v5, &v9, &v13, m[2], m[3])
+    _mix(&v2, &v6, &v10, &v14, m[4], m[5])
+    _mix(&v3, &v7, &v11, &v15, m[6], m[7])
+    _mix(&v0, &v5, &v10, &v15, m[8], m[9])
+    _mix(&v1, &v6, &v11, &v12, m[10], m[11])
+    _mix(&v2, &v7, &v8, &v13, m[12], m[13])
+    _mix(&v3, &v4, &v9, &v14, m[14], m[15])
+    _mix(&v0, &v4, &v8, &v12, m[14], m[10])
+    _mix(&v1, &v5, &v9, &v13, m[4], m[8])
+    _mix(&v2, &v6, &v10, &v14, m[9], m[15])
+    _mix(&v3, &v7, &v11, &v15, m[13], m[6])
+    _mix(&v0, &v5, &v10, &v15, m[1], m[12])
+    _mix(&v1, &v6, &v11, &v12, m[0], m[2])
+    _mix(&v2, &v7, &v8, &v13, m[11], m[7])
+    _mix(&v3, &v4, &v9, &v14, m[5], m[3])
+    _mix(&v0, &v4, &v8, &v12, m[11], m[8])
+    _mix(&v1, &v5, &v9, &v13, m[12], m[0])
+    _mix(&v2, &v6, &v10, &v14, m[5], m[2])
+    _mix(&v3, &v7, &v11, &v15, m[15], m[13])
+    _mix(&v0, &v5, &v10, &v15, m[10], m[14])
+    _mix(&v1, &v6, &v11, &v12, m[3], m[6])
+    _mix(&v2, &v7, &v8, &v13, m[7], m[1])
+    _mix(&v3, &v4, &v9, &v14, m[9], m[4])
+    _mix(&v0, &v4, &v8, &v12, m[7], m[9])
+    _mix(&v1, &v5, &v9, &v13, m[3], m[1])
+    _mix(&v2, &v6, &v10, &v14, m[13], m[12])
+    _mix(&v3, &v7, &v11, &v15, m[11], m[14])
+    _mix(&v0, &v5, &v10, &v15, m[2], m[6])
+    _mix(&v1, &v6, &v11, &v12, m[5], m[10])
+    _mix(&v2, &v7, &v8, &v13, m[4], m[0])
+    _mix(&v3, &v4, &v9, &v14, m[15], m[8])
+    _mix(&v0, &v4, &v8, &v12, m[9], m[0])
+    _mix(&v1, &v5, &v9, &v13, m[5], m[7])
+    _mix(&v2, &v6, &v10, &v14, m[2], m[4])
+    _mix(&v3, &v7, &v11, &v15, m[10], m[15])
+    _mix(&v0, &v5, &v10, &v15, m[14], m[1])
+    _mix(&v1, &v6, &v11, &v12, m[11], m[12])
+    _mix(&v2, &v7, &v8, &v13, m[6], m[8])
+    _mix(&v3, &v4, &v9, &v14, m[3], m[13])
+    _mix(&v0, &v4, &v8, &v12, m[2], m[12])
+    _mix(&v1, &v5, &v9, &v13, m[6], m[10])
+    _mix(&v2, &v6, &v10, &v14, m[0], m[11])
+    _mix(&v3, &v7, &v11, &v15, m[8], m[3])
+    _mix(&v0, &v5, &v10, &v15, m[4], m[13])
+    _mix(&v1, &v6, &v11, &v12, m[7], m[5])
+    _mix(&v2, &v7, &v8, &v13, m[15], m[14])
+    _mix(&v3, &v4, &v9, &v14, m[1], m[9])
+    _mix(&v0, &v4, &v8, &v12, m[12], m[5])
+    _mix(&v1, &v5, &v9, &v13, m[1], m[15])
+    _mix(&v2, &v6, &v10, &v14, m[14], m[13])
+    _mix(&v3, &v7, &v11, &v15, m[4], m[10])
+    _mix(&v0, &v5, &v10, &v15, m[0], m[7])
+    _mix(&v1, &v6, &v11, &v12, m[6], m[3])
+    _mix(&v2, &v7, &v8, &v13, m[9], m[2])
+    _mix(&v3, &v4, &v9, &v14, m[8], m[11])
+    _mix(&v0, &v4, &v8, &v12, m[13], m[11])
+    _mix(&v1, &v5, &v9, &v13, m[7], m[14])
+    _mix(&v2, &v6, &v10, &v14, m[12], m[1])
+    _mix(&v3, &v7, &v11, &v15, m[3], m[9])
+    _mix(&v0, &v5, &v10, &v15, m[5], m[0])
+    _mix(&v1, &v6, &v11, &v12, m[15], m[4])
+    _mix(&v2, &v7, &v8, &v13, m[8], m[6])
+    _mix(&v3, &v4, &v9, &v14, m[2], m[10])
+    _mix(&v0, &v4, &v8, &v12, m[6], m[15])
+    _mix(&v1, &v5, &v9, &v13, m[14], m[9])
+    _mix(&v2, &v6, &v10, &v14, m[11], m[3])
+    _mix(&v3, &v7, &v11, &v15, m[0], m[8])
+    _mix(&v0, &v5, &v10, &v15, m[12], m[2])
+    _mix(&v1, &v6, &v11, &v12, m[13], m[7])
+    _mix(&v2, &v7, &v8, &v13, m[1], m[4])
+    _mix(&v3, &v4, &v9, &v14, m[10], m[5])
+    _mix(&v0, &v4, &v8, &v12, m[10], m[2])
+    _mix(&v1, &v5, &v9, &v13, m[8], m[4])
+    _mix(&v2, &v6, &v10, &v14, m[7], m[6])
+    _mix(&v3, &v7, &v11, &v15, m[1], m[5])
+    _mix(&v0, &v5, &v10, &v15, m[15], m[11])
+    _mix(&v1, &v6, &v11, &v12, m[9], m[14])
+    _mix(&v2, &v7, &v8, &v13, m[3], m[12])
+    _mix(&v3, &v4, &v9, &v14, m[13], m[0])
+    _mix(&v0, &v4, &v8, &v12, m[0], m[1])
+    _mix(&v1, &v5, &v9, &v13, m[2], m[3])
+    _mix(&v2, &v6, &v10, &v14, m[4], m[5])
+    _mix(&v3, &v7, &v11, &v15, m[6], m[7])
+    _mix(&v0, &v5, &v10, &v15, m[8], m[9])
+    _mix(&v1, &v6, &v11, &v12, m[10], m[11])
+    _mix(&v2, &v7, &v8, &v13, m[12], m[13])
+    _mix(&v3, &v4, &v9, &v14, m[14], m[15])
+    _mix(&v0, &v4, &v8, &v12, m[14], m[10])
+    _mix(&v1, &v5, &v9, &v13, m[4], m[8])
+    _mix(&v2, &v6, &v10, &v14, m[9], m[15])
+    _mix(&v3, &v7, &v11, &v15, m[13], m[6])
+    _mix(&v0, &v5, &v10, &v15, m[1], m[12])
+    _mix(&v1, &v6, &v11, &v12, m[0], m[2])
+    _mix(&v2, &v7, &v8, &v13, m[11], m[7])
+    _mix(&v3, &v4, &v9, &v14, m[5], m[3])
+    h[0] ^= v0 ^ v8
+    h[1] ^= v1 ^ v9
+    h[2] ^= v2 ^ v10
+    h[3] ^= v3 ^ v11
+    h[4] ^= v4 ^ v12
+    h[5] ^= v5 ^ v13
+    h[6] ^= v6 ^ v14
+    h[7] ^= v7 ^ v15
 
 
 cdef uint64_t _blake2b_64(const unsigned char* data, Py_ssize_t size) noexcept nogil:
@@ -287,33 +376,31 @@ cdef TextSpan _put_text(Buffer* buffer, xmlNode* node, unsigned char marker) exc
     when the normalised text is not empty)."""
     cdef TextSpan span
     cdef xmlNode* first = text_node_or_skip(node)
-    cdef xmlNode* current = first
+    cdef xmlNode* current
     cdef Py_ssize_t start = buffer.size
     span.raw = 0
-    while current is not NULL:
-        if current.content is not NULL:
-            span.raw += _code_points(current.content)
-        current = text_node_or_skip(current.next)
-    if span.raw == 0:
-        span.normalised = 0
-        if marker == 0:
-            _put_marker(buffer, marker)
-        return span
     _put_marker(buffer, marker)
-    span.normalised = _put_normalised(buffer, first)
+    span.normalised = _put_normalised(buffer, first, &span.raw)
     if span.normalised < 0:  # a character the tables do not cover
         buffer.size = start
+        span.raw = 0
+        current = first
+        while current is not NULL:
+            if current.content is not NULL:
+                span.raw += _code_points(current.content)
+            current = text_node_or_skip(current.next)
         return _put_python_text(buffer, first, marker, span.raw)
     if span.normalised == 0 and marker != 0:
         buffer.size = start
     return span
 
 
-cdef Py_ssize_t _put_normalised(Buffer* buffer, xmlNode* current) except -2:
+cdef Py_ssize_t _put_normalised(Buffer* buffer, xmlNode* current, Py_ssize_t* raw) except -2:
     """The text of ``current`` and the text nodes after it, whitespace runs as one space (none
-    at the ends), case folded, digits as ``0``; its code points, or -1 for a character outside
-    the Basic Multilingual Plane or bytes that are not UTF-8 (nothing is undone then)."""
-    cdef Py_ssize_t written = 0, k, width, size
+    at the ends), case folded, digits as ``0``; its code points (those of the text as it is
+    added to ``raw``), or -1 for a character outside the Basic Multilingual Plane or bytes that
+    are not UTF-8 (nothing is undone then)."""
+    cdef Py_ssize_t written = 0, k, width, size, seen = 0
     cdef bint pending = False
     cdef const unsigned char* text
     cdef unsigned char* out
@@ -329,6 +416,7 @@ cdef Py_ssize_t _put_normalised(Buffer* buffer, xmlNode* current) except -2:
         out = buffer.data + buffer.size
         k = 0
         while k < size:
+            seen += 1
             if text[k] < 0x80:
                 width = 1
                 fold = 0
@@ -365,6 +453,7 @@ cdef Py_ssize_t _put_normalised(Buffer* buffer, xmlNode* current) except -2:
             k += width
         buffer.size = out - buffer.data
         current = text_node_or_skip(current.next)
+    raw[0] += seen
     return written
 
 
