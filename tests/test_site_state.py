@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -80,3 +81,43 @@ def test_templates_need_strictly_more_than_theta_of_the_pages_on_the_lower_bound
     assert state.template_hashes(theta=0.1) == {2, 4}  # > 2 pages surely: 3, and 5 - 2
     assert state.template_hashes(theta=0.1, min_df=4) == set()
     assert SiteState(pages=25, counts=Counter({1: 3, 2: 2})).template_hashes(0.1) == {1}
+
+
+class OneByOneState:
+    """Space-Saving counted hash by hash and evicted by a full ranking: the reference of
+    :class:`SiteState`'s batch counting."""
+
+    def __init__(self) -> None:
+        self.counts: dict[int, int] = {}
+        self.errors: dict[int, int] = {}
+        self.floor = 0
+
+    def add_page(self, hashes: list[int], capacity: int) -> None:
+        for digest in hashes:
+            count = self.counts.get(digest)
+            if count is not None:
+                self.counts[digest] = count + 1
+            elif self.floor:
+                self.counts[digest] = self.floor + 1
+                self.errors[digest] = self.floor
+            else:
+                self.counts[digest] = 1
+        if len(self.counts) > capacity:
+            ranked = sorted(self.counts, key=self.counts.__getitem__, reverse=True)
+            for digest in ranked[capacity * 3 // 4 :]:
+                self.floor = max(self.floor, self.counts.pop(digest))
+                self.errors.pop(digest, None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_batch_counting_and_eviction_equal_the_one_by_one_reference(seed: int) -> None:
+    rng = random.Random(seed)
+    state, reference = SiteState(), OneByOneState()
+    shared = [rng.randrange(2**64) for _ in range(30)]
+    for _ in range(60):
+        page = rng.sample(shared, rng.randint(0, 30)) + [rng.randrange(500) for _ in range(25)]
+        state.add_page(page, capacity=120)
+        reference.add_page(page, capacity=120)
+        assert list(state.counts.items()) == list(reference.counts.items())
+        assert state.errors == reference.errors and state.floor == reference.floor
+    assert state.floor > 0  # evictions happened

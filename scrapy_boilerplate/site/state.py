@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import struct
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import chain, compress, filterfalse, repeat
 from typing import Final
 
 from .hashing import decode_hashes, encode_hashes
@@ -54,24 +54,36 @@ class SiteState:
         counts, errors, floor = self.counts, self.errors, self.floor
         if not floor:  # nothing evicted yet: every hash counts from 0, in C
             counts.update(hashes)
-            hashes = ()
-        for digest in hashes:
-            count = counts.get(digest)
-            if count is not None:
-                counts[digest] = count + 1
-            elif floor:
-                counts[digest] = floor + 1
-                errors[digest] = floor
-            else:
-                counts[digest] = 1
+        else:
+            page = list(hashes)
+            if len(set(page)) == len(page):
+                _count_after_evictions(counts, errors, floor, page)
+            else:  # a hash twice on one page: counted twice, the first time from ``floor``
+                for digest in page:
+                    _count_after_evictions(counts, errors, floor, [digest])
         if len(counts) > capacity:
             self._evict(capacity * 3 // 4)
 
     def _evict(self, keep: int) -> None:
-        ranked = sorted(self.counts, key=self.counts.__getitem__, reverse=True)  # Space-Saving
-        for digest in ranked[keep:]:
-            self.floor = max(self.floor, self.counts.pop(digest))
-            self.errors.pop(digest, None)
+        """Space-Saving: drop all but the ``keep`` hashes of highest counts (ties: the ones
+        counted first stay); ``floor`` becomes the highest count dropped."""
+        counts = self.counts
+        if len(counts) <= keep:
+            return
+        by_count = Counter(counts.values())
+        above = 0  # hashes with a count above ``threshold``
+        for threshold in sorted(by_count, reverse=True):
+            if above + by_count[threshold] >= keep:
+                break
+            above += by_count[threshold]
+        tied = list(compress(counts.keys(), map(threshold.__eq__, counts.values())))
+        dropped = tied[keep - above :]
+        lower = list(compress(counts.keys(), map(threshold.__gt__, counts.values())))
+        highest = threshold if dropped else max(c for c in by_count if c < threshold)
+        self.floor = max(self.floor, highest)
+        gone = list(chain(dropped, lower))
+        deque(map(counts.pop, gone), maxlen=0)  # in C (Counter's ``del`` is Python)
+        deque(map(self.errors.pop, gone, repeat(None)), maxlen=0)
 
     def lower_bound(self, digest: int) -> int:
         """Pages that surely held ``digest``."""
@@ -104,7 +116,7 @@ class SiteState:
 
     def to_bytes(self) -> bytes:
         hashes = list(self.counts)
-        error_hashes = [digest for digest in hashes if digest in self.errors] if self.errors else []
+        error_hashes = list(filter(self.errors.__contains__, hashes)) if self.errors else []
         return b"".join(
             (
                 _HEADER.pack(
@@ -119,7 +131,7 @@ class SiteState:
                 encode_hashes(hashes),
                 _uint32(self.counts.values()),  # in the order of ``hashes``
                 encode_hashes(error_hashes),
-                _uint32(self.errors[digest] for digest in error_hashes),
+                _uint32(map(self.errors.__getitem__, error_hashes)),
                 encode_hashes(sorted(self.templates)),
             )
         )
@@ -147,6 +159,17 @@ class SiteState:
             templates,
             bool(frozen),
         )
+
+
+def _count_after_evictions(
+    counts: Counter[int], errors: dict[int, int], floor: int, page: list[int]
+) -> None:
+    """Count the distinct hashes of ``page`` once hashes were evicted: a known hash gets 1
+    more, a new one ``floor + 1`` with ``floor`` as its possible over-count (in C)."""
+    new = dict.fromkeys(filterfalse(counts.__contains__, page), floor + 1)
+    counts.update(compress(page, map(counts.__contains__, page)))
+    dict.update(counts, new)
+    errors.update(dict.fromkeys(new, floor))
 
 
 def _uint32(values: Iterable[int]) -> bytes:
