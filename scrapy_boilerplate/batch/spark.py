@@ -281,7 +281,7 @@ def _extract(
     columns = (*PAGE_COLUMNS, *SIGNATURE_COLUMNS) if sign else PAGE_COLUMNS
     table = spark.createDataFrame(rows, schema=_ddl(columns), verifySchema=False)  # ours
     table.write.mode("overwrite").partitionBy(*partition_by).parquet(out)
-    return sorted(files.value)
+    return sorted(files.value, key=lambda row: str(row[0]))  # a file listed twice: two rows
 
 
 def _file_counts(spark: SparkSession, files: list[_Row], out: str) -> JobSummary:
