@@ -1,10 +1,10 @@
 """One WARC file as table rows, without Spark: the rows :mod:`.spark` writes, one task a file.
 
-A file gives a row per extracted page, then one row counting the file (records, HTML responses,
-extracted pages, skips and failures by reason, and the error that ended it early, if any). Both
-kinds share one column list, :data:`ROW_COLUMNS` (Spark SQL types), so that a task writes one
-table; ``kind`` is ``"page"`` or ``"file"`` and the other kind's columns are null. A page row
-may carry its text's MinHash signature, computed in the task beside the extraction.
+A file gives a row per extracted page (:data:`PAGE_COLUMNS`, Spark SQL types, then
+:data:`SIGNATURE_COLUMNS` when asked: the text's MinHash signature, computed in the task beside
+the extraction) and, once read, one row counting it (:data:`FILE_COLUMNS`: records, HTML
+responses, extracted pages, skips and failures by reason, and the error that ended it early, if
+any).
 
 A page row holds the page's URL, the canonical URL and language, dates and authors from its
 metadata, its host, title, text, Markdown (when the extractor renders it), page type (when the
@@ -17,7 +17,7 @@ is: ``warc_file`` as listed in the input, ``warc_offset`` (:class:`.warc.WarcPag
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -31,7 +31,6 @@ from .warc import WarcFormatError, WarcPage, read_warc_stream
 __all__ = [
     "FILE_COLUMNS",
     "PAGE_COLUMNS",
-    "ROW_COLUMNS",
     "SIGNATURE_COLUMNS",
     "content_hash",
     "file_rows",
@@ -61,8 +60,9 @@ PAGE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("crawl_date", "string"),
 )
 
-#: The columns of a file row besides ``warc_file``.
+#: The columns of a file row.
 FILE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
     ("records", "bigint"),
     ("html_responses", "bigint"),
     ("extracted", "bigint"),
@@ -71,22 +71,14 @@ FILE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("file_error", "string"),
 )
 
-#: The columns of a page row that only the near-duplicate search reads (null unless asked for):
-#: the text's MinHash signature and its band keys (:mod:`.minhash`).
+#: The columns that follow a page row's when asked, for the near-duplicate search: the text's
+#: MinHash signature and its band keys (:mod:`.minhash`; null for a text too short).
 SIGNATURE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("signature", "array<bigint>"),
     ("band_keys", "array<bigint>"),
 )
 
-#: Every row's columns: ``kind``, the page columns, the signature columns, the file columns.
-ROW_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("kind", "string"),
-    *PAGE_COLUMNS,
-    *SIGNATURE_COLUMNS,
-    *FILE_COLUMNS,
-)
-
-_NAMES = tuple(name for name, _ in ROW_COLUMNS[1:])
+_PAGE_NAMES = tuple(name for name, _ in PAGE_COLUMNS)
 
 
 def _package_version() -> str:
@@ -102,11 +94,11 @@ _VERSION = _package_version()
 
 def file_rows(
     name: str, open_file: Callable[[], IO[bytes]], run: WarcRun, *, sign: bool = False
-) -> Iterator[tuple[Any, ...]]:
+) -> Generator[tuple[Any, ...], None, tuple[Any, ...]]:
     """The page rows of the WARC file ``name`` (read from what ``open_file`` returns), in file
-    order, then its file row. The extractor is this process's (:func:`.run.load_extractor`); a
-    file that cannot be opened or read to its end (after the rows before the fault) is named in
-    ``file_error``. ``sign`` fills the signature columns."""
+    order, with the signature columns when ``sign``; returns its file row. The extractor is this
+    process's (:func:`.run.load_extractor`); a file that cannot be opened or read to its end
+    (after the rows before the fault) is named in ``file_error``."""
     counts = BatchSummary(files=1)
     try:
         with open_file() as raw:
@@ -119,13 +111,11 @@ def file_rows(
                     counts.failed[result.reason] += 1
                     continue
                 counts.extracted += 1
-                values = _page_values(name, page, result)
-                if sign:
-                    values.update(_signature_values(result.text))
-                yield _row("page", values)
+                row = _page_row(name, page, result)
+                yield (*row, *_signature_values(result.text)) if sign else row
     except (WarcFormatError, OSError) as exc:
         counts.file_errors.append(str(exc))
-    yield _row("file", {"warc_file": name, **_count_values(counts)})
+    return (name, *_count_values(counts))
 
 
 def content_hash(text: str) -> str:
@@ -133,18 +123,14 @@ def content_hash(text: str) -> str:
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
 
 
-def _row(kind: str, values: dict[str, Any]) -> tuple[Any, ...]:
-    return (kind, *(values.get(name) for name in _NAMES))
-
-
-def _signature_values(text: str) -> dict[str, Any]:
+def _signature_values(text: str) -> tuple[list[int] | None, list[int] | None]:
     values = signature(text)
-    return {"signature": values, "band_keys": None if values is None else band_keys(values)}
+    return values, None if values is None else band_keys(values)
 
 
-def _page_values(name: str, page: WarcPage, result: ExtractionResult) -> dict[str, Any]:
+def _page_row(name: str, page: WarcPage, result: ExtractionResult) -> tuple[Any, ...]:
     metadata = result.metadata
-    return {
+    values = {
         "url": page.url,
         "canonical_url": metadata.canonical_url if metadata else None,
         "host": urlsplit(page.url).hostname,
@@ -166,14 +152,16 @@ def _page_values(name: str, page: WarcPage, result: ExtractionResult) -> dict[st
         "warc_date": page.date,
         "crawl_date": page.date[:10] if page.date else None,
     }
+    return tuple(values[name] for name in _PAGE_NAMES)
 
 
-def _count_values(counts: BatchSummary) -> dict[str, Any]:
-    return {
-        "records": counts.records,
-        "html_responses": counts.html_responses,
-        "extracted": counts.extracted,
-        "skipped": dict(counts.skipped),
-        "failed": dict(counts.failed),
-        "file_error": counts.file_errors[0] if counts.file_errors else None,
-    }
+def _count_values(counts: BatchSummary) -> tuple[Any, ...]:
+    """The file row's columns after ``warc_file``."""
+    return (
+        counts.records,
+        counts.html_responses,
+        counts.extracted,
+        dict(counts.skipped),
+        dict(counts.failed),
+        counts.file_errors[0] if counts.file_errors else None,
+    )

@@ -8,12 +8,15 @@ starting with ``#`` left out): a local path, a ``file://`` URL or any URL fsspec
 (``https://``; ``s3://`` with s3fs). The job, in steps:
 
 1. **Extract**: one task a WARC file, streamed record by record by :mod:`.warc` and extracted
-   in the task (:mod:`.rows`). The rows go to ``OUT/staging`` through Spark's output
-   committer: a task attempt writes into a directory of its own and only the attempt that
-   commits is moved into place, so a task that is retried (a bad file, a lost executor) adds
-   its rows once. The counts are rows too, so they are exact whatever the retries.
+   in the task (:mod:`.rows`). The page rows are written through Spark's output committer: a
+   task attempt writes into a directory of its own and only the attempt that commits is moved
+   into place, so a task that is retried (a bad file, a lost executor) adds its rows once.
+   Without filters and de-duplication they are the output, ``OUT/pages`` (step 6, in one
+   pass); else they go to ``OUT/staging`` for the steps below.
 2. **Count**: one row a WARC file (records, HTML responses, extracted, skips and failures by
-   reason, the error that ended it early) to ``OUT/files``; their sums open the summary.
+   reason, the error that ended it early), sent back in an accumulator that Spark adds once a
+   task whatever its retries (it is updated in the writing action), to ``OUT/files``; their
+   sums open the summary.
 3. **Filter** (options): fewer words than ``min_words``; a language other than those given
    (the primary subtag of the page's declared language; a page without one is filtered out);
    a ``published`` date (its day) outside the window (a page without one is filtered out);
@@ -25,7 +28,9 @@ starting with ``#`` left out): a local path, a ``file://`` URL or any URL fsspec
    similarity of at least the threshold over word 5-shingles, estimated from MinHash
    signatures (computed in the extraction task) and found by locality-sensitive hashing
    (:mod:`.minhash`: the signatures' bands are joined, the candidate pairs' signatures
-   compared). Pages of fewer than 5 words are not compared.
+   compared). Pages of fewer than 5 words are not compared. Steps 4 and 5 read only the
+   columns they compare and name the captures to drop; the pages themselves are read once,
+   in step 6.
 6. **Write** the pages to ``OUT/pages`` as Parquet, partitioned by ``crawl_date`` (and/or
    ``host``), remove the staging rows, print the summary.
 
@@ -41,19 +46,19 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, Any, cast
 from urllib.parse import unquote, urlsplit
 
-from pyspark import TaskContext
+from pyspark import Accumulator, AccumulatorParam, TaskContext
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
 from scrapy_boilerplate.batch import run as batch_run
 from scrapy_boilerplate.batch.minhash import PERMUTATIONS
-from scrapy_boilerplate.batch.rows import PAGE_COLUMNS, ROW_COLUMNS, SIGNATURE_COLUMNS, file_rows
+from scrapy_boilerplate.batch.rows import FILE_COLUMNS, PAGE_COLUMNS, SIGNATURE_COLUMNS, file_rows
 from scrapy_boilerplate.batch.run import WarcRun
 from scrapy_boilerplate.batch.summary import with_reasons
 from scrapy_boilerplate.errors import BoilerplateError
@@ -62,7 +67,7 @@ from scrapy_boilerplate.extractors import get_extractor
 __all__ = ["Filters", "JobSummary", "SparkJob", "main", "open_warc", "run_job"]
 
 _PAGE_NAMES = [name for name, _ in PAGE_COLUMNS]
-_SIGNATURE_NAMES = [name for name, _ in SIGNATURE_COLUMNS]
+_Row = tuple[Any, ...]
 _PARTITION_COLUMNS = ("crawl_date", "host")
 
 
@@ -134,21 +139,39 @@ class JobSummary:
 def run_job(spark: SparkSession, job: SparkJob) -> JobSummary:
     """Run ``job`` on ``spark`` (module docstring) and return what it did."""
     start = time.perf_counter()
-    staging = f"{job.out}/staging"
     _set_shuffle_partitions(spark)
-    staged = _extract(spark, job, staging)
-    summary = _file_counts(staged, f"{job.out}/files")
-    pages = staged.where(F.col("kind") == "page").select(*_PAGE_NAMES, *_SIGNATURE_NAMES)
+    if _needs_staging(job):
+        summary = _staged_job(spark, job)
+    else:
+        files = _extract(spark, job, f"{job.out}/pages", job.partition_by)
+        summary = _file_counts(spark, files, f"{job.out}/files")
+        summary.written = summary.extracted  # every page row is in the output
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _needs_staging(job: SparkJob) -> bool:
+    """Whether pages are filtered or de-duplicated (steps 3-5) before they are written."""
+    return job.filters != Filters() or job.exact_duplicates or job.near_duplicates is not None
+
+
+def _staged_job(spark: SparkSession, job: SparkJob) -> JobSummary:
+    """Steps 1-6 with the page rows staged for filters and de-duplication."""
+    staging = f"{job.out}/staging"
+    files = _extract(spark, job, staging)
+    summary = _file_counts(spark, files, f"{job.out}/files")
+    pages = spark.read.parquet(staging)
     kept = _filtered(pages, job.filters, summary).withColumn("capture", _capture_key())
     try:
-        kept = _deduplicated(kept.persist(), job, summary)
+        dropped = _duplicates(kept, job, summary)
+        if dropped is not None:
+            kept = kept.join(dropped, "capture", "left_anti")
         out = kept.select(*_PAGE_NAMES).write.mode("overwrite").partitionBy(*job.partition_by)
         out.parquet(f"{job.out}/pages")
     finally:
         spark.catalog.clearCache()
     summary.written = spark.read.parquet(f"{job.out}/pages").count()
     _delete(spark, staging)
-    summary.seconds = time.perf_counter() - start
     return summary
 
 
@@ -168,16 +191,44 @@ def open_warc(name: str) -> IO[bytes]:
 # -- the extraction task ------------------------------------------------------------------------
 
 
+class _ListParam(AccumulatorParam[list[_Row]]):
+    """An accumulator of rows: the file rows of the tasks."""
+
+    def zero(self, value: list[_Row]) -> list[_Row]:
+        return []
+
+    def addInPlace(self, value1: list[_Row], value2: list[_Row]) -> list[_Row]:  # noqa: N802
+        value1.extend(value2)
+        return value1
+
+
 def _extract_task(
-    run: WarcRun, sign: bool, fail_first_attempt: bool, names: Iterator[str]
-) -> Iterator[Any]:
-    """The rows of a task's WARC files (one, as the job makes them)."""
+    run: WarcRun,
+    sign: bool,
+    fail_first_attempt: bool,
+    files: Accumulator[list[_Row]],
+    names: Iterator[str],
+) -> Iterator[_Row]:
+    """The page rows of a task's WARC files (one, as the job makes them); their file rows go
+    to ``files``."""
     _load_extractor(run)
     for name in names:
-        for count, row in enumerate(file_rows(name, partial(open_warc, name), run, sign=sign)):
-            if fail_first_attempt and count == 1 and _first_attempt():
-                raise RuntimeError(f"{name}: the failure injected into a first attempt")
-            yield row
+        rows = file_rows(name, partial(open_warc, name), run, sign=sign)
+        failing = fail_first_attempt and _first_attempt()
+        counts = yield from (_failing_after_first_row(rows, name) if failing else rows)
+        files.add([counts])
+
+
+def _failing_after_first_row(
+    rows: Generator[_Row, None, _Row], name: str
+) -> Generator[_Row, None, _Row]:
+    """``rows``, failing after the first (the failure injected into a first attempt)."""
+    try:
+        yield next(rows)
+        next(rows)
+    except StopIteration as end:
+        return cast(_Row, end.value)
+    raise RuntimeError(f"{name}: the failure injected into a first attempt")
 
 
 _LOADED: dict[str, tuple[str, str]] = {}
@@ -217,39 +268,44 @@ def _set_shuffle_partitions(spark: SparkSession) -> None:
         spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
 
 
-def _extract(spark: SparkSession, job: SparkJob, staging: str) -> DataFrame:
-    """Step 1: the rows of every WARC file, one task a file, written to ``staging``."""
+def _extract(
+    spark: SparkSession, job: SparkJob, out: str, partition_by: Sequence[str] = ()
+) -> list[_Row]:
+    """Step 1: the page rows of every WARC file, one task a file, written to ``out``; returns
+    the file rows."""
     names = _warc_names(spark, job.warc_list)
     sign = job.near_duplicates is not None
-    task = partial(_extract_task, job.run, sign, job.fail_first_attempts)
+    files = spark.sparkContext.accumulator([], _ListParam())
+    task = partial(_extract_task, job.run, sign, job.fail_first_attempts, files)
     rows = spark.sparkContext.parallelize(names, max(len(names), 1)).mapPartitions(task)
-    table = spark.createDataFrame(rows, schema=_ddl(ROW_COLUMNS), verifySchema=False)  # ours
-    table.write.mode("overwrite").parquet(staging)
-    return spark.read.parquet(staging)
+    columns = (*PAGE_COLUMNS, *SIGNATURE_COLUMNS) if sign else PAGE_COLUMNS
+    table = spark.createDataFrame(rows, schema=_ddl(columns), verifySchema=False)  # ours
+    table.write.mode("overwrite").partitionBy(*partition_by).parquet(out)
+    return sorted(files.value, key=lambda row: str(row[0]))  # a file listed twice: two rows
 
 
-def _file_counts(staged: DataFrame, out: str) -> JobSummary:
-    """Write the file rows to ``out`` and sum them."""
-    files = staged.where(F.col("kind") == "file").select(
-        "warc_file", "records", "html_responses", "extracted", "skipped", "failed", "file_error"
-    )
-    files.coalesce(1).write.mode("overwrite").parquet(out)
+def _file_counts(spark: SparkSession, files: list[_Row], out: str) -> JobSummary:
+    """Step 2: write the file rows to ``out`` and sum them."""
+    table = spark.createDataFrame(files, schema=_ddl(FILE_COLUMNS), verifySchema=False)
+    table.coalesce(1).write.mode("overwrite").parquet(out)
     summary = JobSummary()
-    for row in files.collect():
+    for name, records, html_responses, extracted, skipped, failed, error in files:
         summary.files += 1
-        summary.records += row["records"]
-        summary.html_responses += row["html_responses"]
-        summary.extracted += row["extracted"]
-        summary.skipped.update(row["skipped"] or {})
-        summary.failed.update(row["failed"] or {})
-        if row["file_error"]:
-            summary.file_errors.append(f"{row['warc_file']}: {row['file_error']}")
+        summary.records += records
+        summary.html_responses += html_responses
+        summary.extracted += extracted
+        summary.skipped.update(skipped)
+        summary.failed.update(failed)
+        if error:
+            summary.file_errors.append(f"{name}: {error}")
     summary.file_errors.sort()
     return summary
 
 
 def _filtered(pages: DataFrame, filters: Filters, summary: JobSummary) -> DataFrame:
     """Step 3: the pages that pass the filters; the others counted by filter in ``summary``."""
+    if filters == Filters():
+        return pages
     marked = pages.withColumn("filtered_by", _first_failed_filter(filters))
     counts = marked.groupBy("filtered_by").count().collect()
     summary.filtered.update({row[0]: row[1] for row in counts if row[0]})
@@ -293,24 +349,26 @@ def _capture_key() -> Column:
     )
 
 
-def _deduplicated(pages: DataFrame, job: SparkJob, summary: JobSummary) -> DataFrame:
-    """Steps 4 and 5: the pages without the duplicates ``job`` asks to drop, counted in
-    ``summary``."""
+def _duplicates(pages: DataFrame, job: SparkJob, summary: JobSummary) -> DataFrame | None:
+    """Steps 4 and 5: the ``capture`` of each page ``job`` asks to drop as a duplicate (None
+    when it asks for none), counted in ``summary``."""
+    dropped: DataFrame | None = None
     if job.exact_duplicates:
-        before = pages.count()
-        pages = _without_exact_duplicates(pages).persist()
-        summary.exact_duplicates = before - pages.count()
+        dropped = _exact_duplicates(pages).persist()
+        summary.exact_duplicates = dropped.count()
     if job.near_duplicates is not None:
-        later = _near_duplicates(pages, job.near_duplicates).persist()
+        left = pages if dropped is None else pages.join(dropped, "capture", "left_anti")
+        later = _near_duplicates(left, job.near_duplicates).persist()
         summary.near_duplicates = later.count()
-        pages = pages.join(later, "capture", "left_anti")
-    return pages
+        dropped = later if dropped is None else dropped.unionByName(later)
+    return dropped
 
 
-def _without_exact_duplicates(pages: DataFrame) -> DataFrame:
+def _exact_duplicates(pages: DataFrame) -> DataFrame:
+    """The ``capture`` of each page with an earlier capture of the same ``content_hash``."""
     earliest = Window.partitionBy("content_hash").orderBy("capture")
-    ranked = pages.withColumn("_rank", F.row_number().over(earliest))
-    return ranked.where(F.col("_rank") == 1).drop("_rank")
+    ranked = pages.select("capture", F.row_number().over(earliest).alias("_rank"))
+    return ranked.where(F.col("_rank") > 1).select("capture")
 
 
 def _near_duplicates(pages: DataFrame, similarity: float) -> DataFrame:
@@ -429,14 +487,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if summary.file_errors else 0
 
 
+#: The settings of a local session the command starts (``--master local...``): its one JVM
+#: compiles with C1 only (about 17 of its 38 CPU seconds on this job went to compiling with
+#: C2, more than the whole extraction of 1,000 pages costs it) and runs no web UI.
+_LOCAL_SETTINGS: dict[str, str] = {
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+    "spark.ui.enabled": "false",
+}
+
+
 def _new_session(master: str | None) -> SparkSession:
-    """A session named for the job; in local mode its Python workers run this interpreter."""
+    """A session named for the job; in local mode its Python workers run this interpreter and
+    :data:`_LOCAL_SETTINGS` apply."""
     builder: Callable[..., Any] = SparkSession.builder.appName
     session = builder("scrapy-boilerplate extract-warc")
     if master:
         session = session.master(master)
         if master.startswith("local"):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+            for key, value in _LOCAL_SETTINGS.items():
+                session = session.config(key, value)
     return cast(SparkSession, session.getOrCreate())
 
 
