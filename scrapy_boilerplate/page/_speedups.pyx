@@ -735,6 +735,80 @@ def declared_elements(cetree._Element root not None):
     return headings, metas, scripts, named
 
 
+# -- metadata elements ---------------------------------------------------------------------------
+
+cdef int _metadata_tag(const char* name) noexcept nogil:
+    """1 for ``meta``, ``link``, ``base``, ``script``, ``time`` and ``h1``, else 0."""
+    if name[0] == c"m":
+        return strcmp(name, b"meta") == 0
+    if name[0] == c"l":
+        return strcmp(name, b"link") == 0
+    if name[0] == c"s":
+        return strcmp(name, b"script") == 0
+    if name[0] == c"b":
+        return strcmp(name, b"base") == 0
+    if name[0] == c"t":
+        return strcmp(name, b"time") == 0
+    if name[0] == c"h":
+        return strcmp(name, b"h1") == 0
+    return 0
+
+
+cdef int _item_type(list types, xmlNode* node) except -2:
+    """Append the value of ``node``'s namespace-less ``itemtype`` attribute to ``types``; 0
+    (the reference decides) for a value that is not one text, else 1."""
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
+    while attribute is not NULL:
+        if attribute.ns is NULL and strcmp(<const char*>attribute.name, b"itemtype") == 0:
+            child = attribute.children
+            if child is NULL:
+                types.append("")
+            elif (child.next is not NULL or child.type != XML_TEXT_NODE
+                    or child.content is NULL):
+                return 0
+            else:
+                types.append(PyUnicode_DecodeUTF8(
+                    <const char*>child.content, strlen(<const char*>child.content), NULL
+                ))
+        attribute = attribute.next
+    return 1
+
+
+def metadata_elements(cetree._Element root not None, Py_ssize_t limit):
+    """``(elements, item_types)``: the first ``limit`` elements ``root.iter("meta", "link",
+    "base", "script", "time", "h1")`` yields and the ``itemtype`` values of the tree under
+    ``root`` (``root`` included), each in document order (``tags.metadata_elements_pure``);
+    None (the reference decides) for a tree holding a namespaced element, an entity reference
+    or an ``itemtype`` that is not one text."""
+    cdef list elements = [], types = []
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    while True:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            if (len(elements) < limit and _metadata_tag(<const char*>node.name)):
+                elements.append(cetree.elementFactory(root._doc, node))
+            if node.properties is not NULL and not _item_type(types, node):
+                return None
+            if node.children is not NULL:
+                node = node.children
+                continue
+        if node is top:
+            break
+        while node.next is NULL:
+            node = node.parent
+            if node is top:
+                return elements, types
+        node = node.next
+    return elements, types
+
+
 # -- word statistics ---------------------------------------------------------------------------
 
 cdef enum:
