@@ -9,9 +9,10 @@ from gc_support import cyclic_garbage
 
 import scrapy_boilerplate.page.metadata as metadata_module
 from scrapy_boilerplate.model.metadata import ArticleMetadata
-from scrapy_boilerplate.page.metadata import extruct_available, read_metadata
+from scrapy_boilerplate.page.metadata import extruct_available, fallbacks, read_metadata
 from scrapy_boilerplate.page.metadata.fallbacks import nearest_time
 from scrapy_boilerplate.page.metadata.microdata import MAX_DEPTH, MAX_ITEMS, readable
+from scrapy_boilerplate.page.metadata.tags import page_tags
 from scrapy_boilerplate.page.metadata.values import (
     MAX_TEXT_CHARS,
     clean_date,
@@ -392,3 +393,17 @@ def test_a_description_holding_html_is_text_only(use_extruct: bool) -> None:
     assert found.description == "Otters are back & thriving in the river …"
     escaped = '<meta name="description" content="A &lt;i&gt;short&lt;/i&gt; story: 3 &lt; 4">'
     assert read(page(escaped)).description == "A short story: 3 < 4"
+
+
+def test_a_page_without_a_time_element_has_no_nearest_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tags saw every element and no ``<time datetime>``: no XPath is run for one."""
+    looked: list[object] = []
+    monkeypatch.setattr(fallbacks, "nearest_time", lambda element: looked.append(element))
+    root = parse_html(b"<html><body><h1>Title</h1><p>Text of the article.</p></body></html>")
+    anchor = root.find(".//p")
+    assert fallbacks._time_near(page_tags(root), anchor) is None and looked == []
+    with_time = parse_html(
+        b"<html><body><p>a</p><time datetime='2024-01-02'>x</time></body></html>"
+    )
+    fallbacks._time_near(page_tags(with_time), with_time.find(".//p"))
+    assert len(looked) == 1

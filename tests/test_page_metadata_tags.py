@@ -95,3 +95,12 @@ def test_compiled_walk_on_every_shared_page(dataset: str) -> None:
     for _, doc in segmented_pages(dataset):
         assert doc.root is not None
         assert_twins_agree(doc.root)
+
+
+def test_the_tags_know_whether_they_read_the_whole_tree() -> None:
+    root = parse_html(PAGE)
+    tags = page_tags(root)
+    body = root.find("body")
+    assert body is not None and tags.read_whole(body) and tags.read_whole(root)
+    assert not tags.read_whole(parse_html(PAGE))  # another tree
+    assert not page_tags(body).read_whole(body)  # a subtree: the elements above were not read

@@ -175,6 +175,14 @@ def nearest_time(anchor: Element | None) -> str | None:
     return None
 
 
+def _time_near(tags: PageTags, element: Element | None) -> str | None:
+    """:func:`nearest_time` of ``element``, not looked for when ``tags`` read the whole tree
+    of ``element`` and found no ``<time datetime>``."""
+    if element is None or (not tags.times and tags.read_whole(element)):
+        return None
+    return nearest_time(element)
+
+
 def nearest_dateline(anchor: Element | None) -> str | None:
     """The first short text (at most 80 characters) holding a written date, in the text of the
     lowest of the :data:`ANCESTOR_LEVELS` ancestors of ``anchor`` that holds one (up to
@@ -434,7 +442,7 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
         return
     yield nearest_dateline(anchor)
     yield nearest_dateline(tags.headline)
-    yield nearest_time(tags.headline)
+    yield _time_near(tags, tags.headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
 
@@ -496,7 +504,7 @@ def read_fallbacks(
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
-    found.offer_all("published", _later(lambda: nearest_time(anchor)))
+    found.offer_all("published", _later(lambda: _time_near(tags, anchor)))
     found.offer_all("published", _later(lambda: url_date(url)))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:

@@ -40,10 +40,11 @@ class PageTags:
     ``base_href``: the first ``<base href>``; ``lang``: the root's ``lang`` attribute;
     ``jsonld``: the JSON-LD ``<script>`` elements; ``times``: ``<time datetime>`` values;
     ``headline``: the first ``<h1>``; ``item_types``: the ``itemtype`` values (None: not
-    looked for)."""
+    looked for); ``whole_tree``: the root of the tree when every element of it was read."""
 
     __slots__ = (
-        "base_href", "canonical", "headline", "item_types", "jsonld", "lang", "meta", "times"
+        "base_href", "canonical", "headline", "item_types", "jsonld", "lang", "meta", "times",
+        "whole_tree",
     )  # fmt: skip
 
     def __init__(self, lang: str | None = None) -> None:
@@ -55,6 +56,11 @@ class PageTags:
         self.times: list[str] = []
         self.headline: Element | None = None
         self.item_types: list[str] | None = None
+        self.whole_tree: Element | None = None
+
+    def read_whole(self, element: Element) -> bool:
+        """Whether every element of the tree of ``element`` was read."""
+        return self.whole_tree is not None and element.getroottree().getroot() is self.whole_tree
 
     def values(self, *keys: str) -> list[str]:
         """The values filed under ``keys``, key by key."""
@@ -114,6 +120,8 @@ def page_tags(root: Element) -> PageTags:
     elements, item_types = found if found is not None else metadata_elements_pure(root)
     tags = PageTags(root.get("lang") or root.get("xml:lang"))
     tags.item_types = item_types
+    if len(elements) < MAX_TAGS and root.getparent() is None:
+        tags.whole_tree = root
     add, file_meta = tags.add, tags._file_meta
     for element in elements:  # the many metas, scripts and links are sorted out here
         tag = element.tag
