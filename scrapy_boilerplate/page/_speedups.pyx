@@ -10,8 +10,10 @@ through lxml's public C API and makes Python objects only for text and for block
 
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
+    XML_COMMENT_NODE,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
+    XML_PI_NODE,
     XML_TEXT_NODE,
     xmlAttr,
     xmlNode,
@@ -807,6 +809,78 @@ def metadata_elements(cetree._Element root not None, Py_ssize_t limit):
                 return elements, types
         node = node.next
     return elements, types
+
+
+# -- leading texts --------------------------------------------------------------------------------
+
+cdef object _collected_text(xmlNode* first):
+    """lxml's ``_collectText`` from ``first``: the joined run of text nodes, or None."""
+    cdef xmlNode* node = _text_node_or_skip(first)
+    cdef bytes joined
+    if node is NULL:
+        return None
+    if _text_node_or_skip(node.next) is NULL:
+        if node.content is NULL:
+            return ""
+        return PyUnicode_DecodeUTF8(
+            <const char*>node.content, strlen(<const char*>node.content), NULL
+        )
+    joined = b""
+    while node is not NULL:
+        if node.content is not NULL:
+            joined += <bytes>(<const char*>node.content)
+        node = _text_node_or_skip(node.next)
+    return joined.decode("utf-8")
+
+
+cdef int _take_text(list texts, object text, Py_ssize_t* read, Py_ssize_t limit) except -1:
+    """Append ``text`` (unless None) while the texts' total length stays within ``limit``;
+    0 when it does not (reading ends), else 1."""
+    if text is None:
+        return 1
+    read[0] += len(<str>text)
+    if read[0] > limit:
+        return 0
+    texts.append(text)
+    return 1
+
+
+def leading_texts(cetree._Element element not None, Py_ssize_t limit):
+    """The texts ``element.itertext()`` gives, as long as their total length is at most
+    ``limit`` (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
+    holding an entity reference."""
+    cdef list texts = []
+    cdef Py_ssize_t read = 0
+    cdef xmlNode* top = element._c_node
+    cdef xmlNode* node
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    if not _take_text(texts, _collected_text(top.children), &read, limit):
+        return texts
+    node = top.children
+    while node is not NULL and node is not top:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:  # its start: its text, then its children
+            if not _take_text(texts, _collected_text(node.children), &read, limit):
+                return texts
+            if node.children is not NULL:
+                node = node.children
+                continue
+        if node.type == XML_ELEMENT_NODE or node.type == XML_COMMENT_NODE or (
+            node.type == XML_PI_NODE
+        ):  # its end: its tail
+            if not _take_text(texts, _collected_text(node.next), &read, limit):
+                return texts
+        while node.next is NULL:
+            node = node.parent
+            if node is top or node is NULL:
+                return texts
+            # the end of an element whose children were walked: its tail
+            if not _take_text(texts, _collected_text(node.next), &read, limit):
+                return texts
+        node = node.next
+    return texts
 
 
 # -- word statistics ---------------------------------------------------------------------------

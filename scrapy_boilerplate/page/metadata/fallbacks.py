@@ -44,6 +44,7 @@ from lxml import etree
 
 from ...model.document import Element
 from ..declarations import in_comment
+from ..segmentation import compiled_twin
 from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
@@ -62,6 +63,7 @@ __all__ = [
     "DATELINE_CHARS",
     "nearest_time",
     "nearest_dateline",
+    "leading_texts_pure",
     "read_fallbacks",
 ]
 
@@ -186,63 +188,48 @@ def _time_near(tags: PageTags, element: Element | None) -> str | None:
 def nearest_dateline(anchor: Element | None) -> str | None:
     """The first short text (at most 80 characters) holding a written date, in the text of the
     lowest of the :data:`ANCESTOR_LEVELS` ancestors of ``anchor`` that holds one (up to
-    :data:`DATELINE_CHARS` characters read in each); None without an anchor or such a text.
+    :data:`DATELINE_CHARS` characters read in each, as :meth:`itertext` gives them); None
+    without an anchor or such a text.
 
-    Each ancestor's texts are read as :meth:`itertext` gives them, except the element below it,
-    whose texts were read already and hold no dateline: when all of them were read, their
-    length is counted, else reading stops there."""
-    element, below, below_chars = anchor, None, None
+    Each ancestor's texts are read from its start (by the compiled twin of
+    :func:`leading_texts_pure` when built): the texts of the element below it, read already,
+    are not tested again (they hold no dateline, and more characters come before them now)."""
+    element = anchor
+    rejected: set[str] = set()  # the texts tested already: no dateline
     for _ in range(ANCESTOR_LEVELS + 1):
         if element is None:
             return None
-        dateline, read = _dateline_in(element, below, below_chars)
+        dateline = _dateline_in(element, rejected)
         if dateline is not None:
             return dateline
-        element, below, below_chars = element.getparent(), element, read
+        element = element.getparent()
     return None
 
 
-def _dateline_in(
-    element: Element, below: Element | None, below_chars: int | None
-) -> tuple[str | None, int | None]:
+def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
-    ``element``, and how many characters it holds (None when reading stopped before its end);
-    ``below``: a child already read, ``below_chars`` its length (None: not read to its end)."""
+    ``element``; the short texts tested and ``rejected`` (no dateline) are added to it."""
+    found = _speedups.leading_texts(element, DATELINE_CHARS) if _speedups is not None else None
+    for text in found if found is not None else leading_texts_pure(element, DATELINE_CHARS):
+        stripped = text.strip()
+        if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
+            if written_date(stripped):
+                return stripped
+            rejected.add(stripped)
+    return None
+
+
+def leading_texts_pure(element: Element, limit: int) -> list[str]:
+    """The texts of ``element`` (:meth:`itertext`) as long as their total length is at most
+    ``limit`` characters."""
+    texts: list[str] = []
     read = 0
-    for text in _texts_around(element, below):
-        if text is None:
-            if below_chars is None:
-                return None, None
-            read += below_chars
-        else:
-            read += len(text)
-            stripped = text.strip()
-            if (
-                read <= DATELINE_CHARS
-                and 6 <= len(stripped) <= _DATELINE_NODE_CHARS
-                and written_date(stripped)
-            ):
-                return stripped, read
-        if read > DATELINE_CHARS:
-            return None, None
-    return None, read
-
-
-def _texts_around(element: Element, below: Element | None) -> Iterator[str | None]:
-    """The texts of ``element`` in :meth:`itertext` order, with None in place of the texts of
-    ``below`` (a child of ``element``)."""
-    if below is None:
-        yield from map(str, element.itertext())
-        return
-    if element.text is not None:
-        yield element.text
-    for child in element:
-        if child is below:
-            yield None
-        elif isinstance(child.tag, str):  # comments and processing instructions: tail only
-            yield from map(str, child.itertext())
-        if child.tail is not None:
-            yield child.tail
+    for text in map(str, element.itertext()):
+        read += len(text)
+        if read > limit:
+            break
+        texts.append(text)
+    return texts
 
 
 def _stripped_text(element: Element, limit: int) -> str | None:
@@ -515,3 +502,6 @@ def read_fallbacks(
     found.offer_all("canonical_url", tags.canonical)
     found.offer_all("description", tags.values(*_DESCRIPTION))
     found.offer_all("image", tags.values(*_IMAGE))
+
+
+_speedups = compiled_twin(f"{__name__.rsplit('.', 2)[0]}._speedups")
