@@ -30,6 +30,7 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 from ._libxml cimport _holds_ascii_word
+from ._libxml cimport collected_text as _collected_text
 from ._libxml cimport has_attribute as _has_attribute
 from ._libxml cimport may_hide as _may_hide
 from ._libxml cimport text_node_or_skip as _text_node_or_skip
@@ -812,26 +813,6 @@ def metadata_elements(cetree._Element root not None, Py_ssize_t limit):
 
 
 # -- leading texts --------------------------------------------------------------------------------
-
-cdef object _collected_text(xmlNode* first):
-    """lxml's ``_collectText`` from ``first``: the joined run of text nodes, or None."""
-    cdef xmlNode* node = _text_node_or_skip(first)
-    cdef bytes joined
-    if node is NULL:
-        return None
-    if _text_node_or_skip(node.next) is NULL:
-        if node.content is NULL:
-            return ""
-        return PyUnicode_DecodeUTF8(
-            <const char*>node.content, strlen(<const char*>node.content), NULL
-        )
-    joined = b""
-    while node is not NULL:
-        if node.content is not NULL:
-            joined += <bytes>(<const char*>node.content)
-        node = _text_node_or_skip(node.next)
-    return joined.decode("utf-8")
-
 
 cdef int _take_text(list texts, object text, Py_ssize_t* read, Py_ssize_t limit) except -1:
     """Append ``text`` (unless None) while the texts' total length stays within ``limit``;
