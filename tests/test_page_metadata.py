@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import pytest
 from gc_support import cyclic_garbage
+from lxml import etree
+from shared_datasets import TWIN_DATASETS, segmented_pages
 
 import scrapy_boilerplate.page.metadata as metadata_module
 from scrapy_boilerplate.model.metadata import ArticleMetadata
-from scrapy_boilerplate.page.metadata import extruct_available, read_metadata
-from scrapy_boilerplate.page.metadata.fallbacks import nearest_time
+from scrapy_boilerplate.page.metadata import extruct_available, fallbacks, read_metadata
+from scrapy_boilerplate.page.metadata.fallbacks import leading_texts_pure, nearest_time
 from scrapy_boilerplate.page.metadata.microdata import MAX_DEPTH, MAX_ITEMS, readable
+from scrapy_boilerplate.page.metadata.tags import page_tags
 from scrapy_boilerplate.page.metadata.values import (
     MAX_TEXT_CHARS,
     clean_date,
@@ -20,6 +23,7 @@ from scrapy_boilerplate.page.metadata.values import (
     iso_date,
 )
 from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import compiled_twin
 
 URL = "https://news.example/2025/03/otters.html"
 
@@ -392,3 +396,60 @@ def test_a_description_holding_html_is_text_only(use_extruct: bool) -> None:
     assert found.description == "Otters are back & thriving in the river …"
     escaped = '<meta name="description" content="A &lt;i&gt;short&lt;/i&gt; story: 3 &lt; 4">'
     assert read(page(escaped)).description == "A short story: 3 < 4"
+
+
+def test_a_page_without_a_time_element_has_no_nearest_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tags saw every element and no ``<time datetime>``: no XPath is run for one."""
+    looked: list[object] = []
+    monkeypatch.setattr(fallbacks, "nearest_time", lambda element: looked.append(element))
+    root = parse_html(b"<html><body><h1>Title</h1><p>Text of the article.</p></body></html>")
+    anchor = root.find(".//p")
+    assert fallbacks._time_near(page_tags(root), anchor) is None and looked == []
+    with_time = parse_html(
+        b"<html><body><p>a</p><time datetime='2024-01-02'>x</time></body></html>"
+    )
+    fallbacks._time_near(page_tags(with_time), with_time.find(".//p"))
+    assert len(looked) == 1
+
+
+_speedups = compiled_twin("scrapy_boilerplate.page._speedups")
+TEXTS = (
+    "<div>a<!--c1-->b<?pi x?>c<span>d<!--c2-->e</span>f<i></i><b>g<u>h</u></b>T</div>",
+    "<div><a><b><c/></b>T</a>Z</div>",
+    "<div>é漢字 <p>x</p><p></p>\U0001f600</div>",
+)
+
+
+def assert_same_texts(element: etree._Element, limit: int) -> None:
+    assert _speedups is not None
+    assert _speedups.leading_texts(element, limit) == leading_texts_pure(element, limit)
+
+
+def test_leading_texts_are_itertext_up_to_the_limit() -> None:
+    root = etree.fromstring(TEXTS[0])
+    assert leading_texts_pure(root, 100) == list(root.itertext())
+    assert leading_texts_pure(root, 3) == ["a", "b", "c"]
+    assert leading_texts_pure(root, 0) == []
+
+
+def test_compiled_leading_texts_are_the_references_on_hand_made_trees() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    for text in TEXTS:
+        root = etree.fromstring(text)
+        for element in root.iter("*"):
+            for limit in range(12):
+                assert_same_texts(element, limit)
+    with_entity = etree.fromstring("<div>a<p>b</p></div>")
+    with_entity.append(etree.Entity("nbsp"))
+    assert _speedups.leading_texts(with_entity, 100) is None
+
+
+@pytest.mark.parametrize("dataset", TWIN_DATASETS)
+def test_compiled_leading_texts_on_every_shared_page(dataset: str) -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    for _, doc in segmented_pages(dataset):
+        assert doc.root is not None
+        for element in [doc.root, *(b.element for b in doc.blocks[:30] if b.element is not None)]:
+            assert_same_texts(element, 1500)

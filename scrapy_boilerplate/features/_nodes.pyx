@@ -46,6 +46,7 @@ from lxml.includes.tree cimport (
 from ..page._libxml cimport has_attribute as _has_attribute
 from ..page._libxml cimport may_hide as _may_hide
 from ..page._libxml cimport text_node_or_skip as _text_node_or_skip
+from ..page._libxml cimport collected_text as _collected_text
 
 cetree.import_lxml__etree()
 
@@ -567,20 +568,8 @@ cdef Py_ssize_t _text_length(xmlNode* first) noexcept nogil:
 
 cdef str _collect_text(xmlNode* first):
     """lxml's ``_collectText`` from ``first``, ``""`` standing for ``None``."""
-    cdef xmlNode* node = _text_node_or_skip(first)
-    cdef bytes joined
-    if node is NULL:
-        return ""
-    if _text_node_or_skip(node.next) is NULL:
-        if node.content is NULL:
-            return ""
-        return PyUnicode_DecodeUTF8(<const char*>node.content, strlen(<const char*>node.content), NULL)
-    joined = b""
-    while node is not NULL:
-        if node.content is not NULL:
-            joined += <bytes>(<const char*>node.content)
-        node = _text_node_or_skip(node.next)
-    return joined.decode("utf-8")
+    text = _collected_text(first)
+    return "" if text is None else text
 
 
 cdef Py_ssize_t _attribute_bytes(xmlNode* node) noexcept nogil:

@@ -1,7 +1,8 @@
 """libxml2 node helpers shared by the compiled twins that walk lxml trees (``page/_speedups``,
 ``features/_nodes``): lxml's view of attributes and of ``.text`` / ``.tail``."""
 
-from libc.string cimport strcmp
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strcmp, strlen
 from lxml.includes.tree cimport (
     XML_CDATA_SECTION_NODE,
     XML_TEXT_NODE,
@@ -81,3 +82,24 @@ cdef inline xmlNode* text_node_or_skip(xmlNode* node) noexcept nogil:
         else:
             return NULL
     return NULL
+
+
+cdef inline object collected_text(xmlNode* first):
+    """lxml's ``_collectText`` from ``first`` (``.text`` of a parent's first child, ``.tail``
+    of a node's next sibling): the joined run of text nodes, or None without one."""
+    cdef xmlNode* node = text_node_or_skip(first)
+    cdef bytes joined
+    if node is NULL:
+        return None
+    if text_node_or_skip(node.next) is NULL:
+        if node.content is NULL:
+            return ""
+        return PyUnicode_DecodeUTF8(
+            <const char*>node.content, strlen(<const char*>node.content), NULL
+        )
+    joined = b""
+    while node is not NULL:
+        if node.content is not NULL:
+            joined += <bytes>(<const char*>node.content)
+        node = text_node_or_skip(node.next)
+    return joined.decode("utf-8")

@@ -10,8 +10,10 @@ through lxml's public C API and makes Python objects only for text and for block
 
 from lxml.includes cimport etreepublic as cetree
 from lxml.includes.tree cimport (
+    XML_COMMENT_NODE,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
+    XML_PI_NODE,
     XML_TEXT_NODE,
     xmlAttr,
     xmlNode,
@@ -28,6 +30,7 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 from ._libxml cimport _holds_ascii_word
+from ._libxml cimport collected_text as _collected_text
 from ._libxml cimport has_attribute as _has_attribute
 from ._libxml cimport may_hide as _may_hide
 from ._libxml cimport text_node_or_skip as _text_node_or_skip
@@ -733,6 +736,132 @@ def declared_elements(cetree._Element root not None):
     if not _declare_below(headings, metas, scripts, named, root._doc, top):
         return None
     return headings, metas, scripts, named
+
+
+# -- metadata elements ---------------------------------------------------------------------------
+
+cdef int _metadata_tag(const char* name) noexcept nogil:
+    """1 for ``meta``, ``link``, ``base``, ``script``, ``time`` and ``h1``, else 0."""
+    if name[0] == c"m":
+        return strcmp(name, b"meta") == 0
+    if name[0] == c"l":
+        return strcmp(name, b"link") == 0
+    if name[0] == c"s":
+        return strcmp(name, b"script") == 0
+    if name[0] == c"b":
+        return strcmp(name, b"base") == 0
+    if name[0] == c"t":
+        return strcmp(name, b"time") == 0
+    if name[0] == c"h":
+        return strcmp(name, b"h1") == 0
+    return 0
+
+
+cdef int _item_type(list types, xmlNode* node) except -2:
+    """Append the value of ``node``'s namespace-less ``itemtype`` attribute to ``types``; 0
+    (the reference decides) for a value that is not one text, else 1."""
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
+    while attribute is not NULL:
+        if attribute.ns is NULL and strcmp(<const char*>attribute.name, b"itemtype") == 0:
+            child = attribute.children
+            if child is NULL:
+                types.append("")
+            elif (child.next is not NULL or child.type != XML_TEXT_NODE
+                    or child.content is NULL):
+                return 0
+            else:
+                types.append(PyUnicode_DecodeUTF8(
+                    <const char*>child.content, strlen(<const char*>child.content), NULL
+                ))
+        attribute = attribute.next
+    return 1
+
+
+def metadata_elements(cetree._Element root not None, Py_ssize_t limit):
+    """``(elements, item_types)``: the first ``limit`` elements ``root.iter("meta", "link",
+    "base", "script", "time", "h1")`` yields and the ``itemtype`` values of the tree under
+    ``root`` (``root`` included), each in document order (``tags.metadata_elements_pure``);
+    None (the reference decides) for a tree holding a namespaced element, an entity reference
+    or an ``itemtype`` that is not one text."""
+    cdef list elements = [], types = []
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    while True:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            if (len(elements) < limit and _metadata_tag(<const char*>node.name)):
+                elements.append(cetree.elementFactory(root._doc, node))
+            if node.properties is not NULL and not _item_type(types, node):
+                return None
+            if node.children is not NULL:
+                node = node.children
+                continue
+        if node is top:
+            break
+        while node.next is NULL:
+            node = node.parent
+            if node is top:
+                return elements, types
+        node = node.next
+    return elements, types
+
+
+# -- leading texts --------------------------------------------------------------------------------
+
+cdef int _take_text(list texts, object text, Py_ssize_t* read, Py_ssize_t limit) except -1:
+    """Append ``text`` (unless None) while the texts' total length stays within ``limit``;
+    0 when it does not (reading ends), else 1."""
+    if text is None:
+        return 1
+    read[0] += len(<str>text)
+    if read[0] > limit:
+        return 0
+    texts.append(text)
+    return 1
+
+
+def leading_texts(cetree._Element element not None, Py_ssize_t limit):
+    """The texts ``element.itertext()`` gives, as long as their total length is at most
+    ``limit`` (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
+    holding an entity reference."""
+    cdef list texts = []
+    cdef Py_ssize_t read = 0
+    cdef xmlNode* top = element._c_node
+    cdef xmlNode* node
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    if not _take_text(texts, _collected_text(top.children), &read, limit):
+        return texts
+    node = top.children
+    while node is not NULL and node is not top:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:  # its start: its text, then its children
+            if not _take_text(texts, _collected_text(node.children), &read, limit):
+                return texts
+            if node.children is not NULL:
+                node = node.children
+                continue
+        if node.type == XML_ELEMENT_NODE or node.type == XML_COMMENT_NODE or (
+            node.type == XML_PI_NODE
+        ):  # its end: its tail
+            if not _take_text(texts, _collected_text(node.next), &read, limit):
+                return texts
+        while node.next is NULL:
+            node = node.parent
+            if node is top or node is NULL:
+                return texts
+            # the end of an element whose children were walked: its tail
+            if not _take_text(texts, _collected_text(node.next), &read, limit):
+                return texts
+        node = node.next
+    return texts
 
 
 # -- word statistics ---------------------------------------------------------------------------

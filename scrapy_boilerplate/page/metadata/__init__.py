@@ -127,7 +127,9 @@ class _Reader:
 
     def _microdata(self, found: Found) -> None:
         if self.extruct is not None:
-            documents = microdata_documents(self.root, self.base_url, self.extruct)
+            documents = microdata_documents(
+                self.root, self.base_url, self.extruct, self.tags.item_types
+            )
             read_schema(found, schema_objects(documents))
 
 

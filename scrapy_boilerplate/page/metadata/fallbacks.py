@@ -44,6 +44,7 @@ from lxml import etree
 
 from ...model.document import Element
 from ..declarations import in_comment
+from ..segmentation import compiled_twin
 from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
@@ -62,6 +63,7 @@ __all__ = [
     "DATELINE_CHARS",
     "nearest_time",
     "nearest_dateline",
+    "leading_texts_pure",
     "read_fallbacks",
 ]
 
@@ -175,66 +177,59 @@ def nearest_time(anchor: Element | None) -> str | None:
     return None
 
 
+def _time_near(tags: PageTags, element: Element | None) -> str | None:
+    """:func:`nearest_time` of ``element``, not looked for when ``tags`` read the whole tree
+    of ``element`` and found no ``<time datetime>``."""
+    if element is None or (not tags.times and tags.read_whole(element)):
+        return None
+    return nearest_time(element)
+
+
 def nearest_dateline(anchor: Element | None) -> str | None:
     """The first short text (at most 80 characters) holding a written date, in the text of the
     lowest of the :data:`ANCESTOR_LEVELS` ancestors of ``anchor`` that holds one (up to
-    :data:`DATELINE_CHARS` characters read in each); None without an anchor or such a text.
+    :data:`DATELINE_CHARS` characters read in each, as :meth:`itertext` gives them); None
+    without an anchor or such a text.
 
-    Each ancestor's texts are read as :meth:`itertext` gives them, except the element below it,
-    whose texts were read already and hold no dateline: when all of them were read, their
-    length is counted, else reading stops there."""
-    element, below, below_chars = anchor, None, None
+    Each ancestor's texts are read from its start (by the compiled twin of
+    :func:`leading_texts_pure` when built): the texts of the element below it, read already,
+    are not tested again (they hold no dateline, and more characters come before them now)."""
+    element = anchor
+    rejected: set[str] = set()  # the texts tested already: no dateline
     for _ in range(ANCESTOR_LEVELS + 1):
         if element is None:
             return None
-        dateline, read = _dateline_in(element, below, below_chars)
+        dateline = _dateline_in(element, rejected)
         if dateline is not None:
             return dateline
-        element, below, below_chars = element.getparent(), element, read
+        element = element.getparent()
     return None
 
 
-def _dateline_in(
-    element: Element, below: Element | None, below_chars: int | None
-) -> tuple[str | None, int | None]:
+def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
-    ``element``, and how many characters it holds (None when reading stopped before its end);
-    ``below``: a child already read, ``below_chars`` its length (None: not read to its end)."""
+    ``element``; the short texts tested and ``rejected`` (no dateline) are added to it."""
+    found = _speedups.leading_texts(element, DATELINE_CHARS) if _speedups is not None else None
+    for text in found if found is not None else leading_texts_pure(element, DATELINE_CHARS):
+        stripped = text.strip()
+        if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
+            if written_date(stripped):
+                return stripped
+            rejected.add(stripped)
+    return None
+
+
+def leading_texts_pure(element: Element, limit: int) -> list[str]:
+    """The texts of ``element`` (:meth:`itertext`) as long as their total length is at most
+    ``limit`` characters."""
+    texts: list[str] = []
     read = 0
-    for text in _texts_around(element, below):
-        if text is None:
-            if below_chars is None:
-                return None, None
-            read += below_chars
-        else:
-            read += len(text)
-            stripped = text.strip()
-            if (
-                read <= DATELINE_CHARS
-                and 6 <= len(stripped) <= _DATELINE_NODE_CHARS
-                and written_date(stripped)
-            ):
-                return stripped, read
-        if read > DATELINE_CHARS:
-            return None, None
-    return None, read
-
-
-def _texts_around(element: Element, below: Element | None) -> Iterator[str | None]:
-    """The texts of ``element`` in :meth:`itertext` order, with None in place of the texts of
-    ``below`` (a child of ``element``)."""
-    if below is None:
-        yield from map(str, element.itertext())
-        return
-    if element.text is not None:
-        yield element.text
-    for child in element:
-        if child is below:
-            yield None
-        elif isinstance(child.tag, str):  # comments and processing instructions: tail only
-            yield from map(str, child.itertext())
-        if child.tail is not None:
-            yield child.tail
+    for text in map(str, element.itertext()):
+        read += len(text)
+        if read > limit:
+            break
+        texts.append(text)
+    return texts
 
 
 def _stripped_text(element: Element, limit: int) -> str | None:
@@ -434,7 +429,7 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
         return
     yield nearest_dateline(anchor)
     yield nearest_dateline(tags.headline)
-    yield nearest_time(tags.headline)
+    yield _time_near(tags, tags.headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
 
@@ -496,7 +491,7 @@ def read_fallbacks(
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
-    found.offer_all("published", _later(lambda: nearest_time(anchor)))
+    found.offer_all("published", _later(lambda: _time_near(tags, anchor)))
     found.offer_all("published", _later(lambda: url_date(url)))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
@@ -507,3 +502,6 @@ def read_fallbacks(
     found.offer_all("canonical_url", tags.canonical)
     found.offer_all("description", tags.values(*_DESCRIPTION))
     found.offer_all("image", tags.values(*_IMAGE))
+
+
+_speedups = compiled_twin(f"{__name__.rsplit('.', 2)[0]}._speedups")

@@ -73,13 +73,19 @@ def _as_schema(value: Any, depth: int) -> Any:
 
 
 def microdata_documents(
-    root: Element, base_url: str | None, extruct: ExtructExtractors
+    root: Element,
+    base_url: str | None,
+    extruct: ExtructExtractors,
+    item_types: list[str] | None = None,
 ) -> list[Any]:
     """The page's top-level microdata items as schema.org objects (URLs resolved); none (and
     extruct is not called) if no item's ``itemtype`` :func:`~.schema.may_be_read` or the page
-    is not :func:`readable`."""
-    types = _ITEM_TYPES(root)
-    if not any(may_be_read(str(kind)) for kind in (types if isinstance(types, list) else ())):
+    is not :func:`readable`. ``item_types``: the page's ``itemtype`` values when already
+    known (:mod:`.tags` gathers them), else they are looked up."""
+    if item_types is None:
+        found = _ITEM_TYPES(root)
+        item_types = [str(kind) for kind in found] if isinstance(found, list) else []
+    if not any(may_be_read(kind) for kind in item_types):
         return []
     items = _items(root)
     if not any(may_be_read(item.get("itemtype") or "") for item in items):

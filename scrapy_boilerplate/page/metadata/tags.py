@@ -8,7 +8,9 @@ its ``itemprop`` too, and the ``datetime`` of every ``<time>`` (the first :data:
 kept in page order; the first ``<h1>`` is kept. Values keep page order; at most
 :data:`MAX_TAGS` elements are read.
 JSON-LD scripts are those whose ``type`` is ``application/ld+json`` (any case, parameters
-allowed).
+allowed). The same walk gathers the page's ``itemtype`` values (microdata is read only when
+one names a type that is read). The walk is made by the compiled twin of
+:func:`metadata_elements_pure` in ``page/_speedups`` when it is built.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from __future__ import annotations
 from itertools import islice
 from typing import Final
 
-from ...model.document import Element
+from lxml import etree
 
-__all__ = ["MAX_TAGS", "MAX_TIMES", "PageTags", "page_tags"]
+from ...model.document import Element
+from ..segmentation import compiled_twin
+
+__all__ = ["MAX_TAGS", "MAX_TIMES", "PageTags", "metadata_elements_pure", "page_tags"]
 
 #: Most elements read per page (of the six tags).
 MAX_TAGS: Final = 5_000
@@ -26,15 +31,21 @@ MAX_TAGS: Final = 5_000
 MAX_TIMES: Final = 20
 
 _KEYS: Final = frozenset(("name", "property", "http-equiv", "itemprop"))
+_TAGS: Final = ("meta", "link", "base", "script", "time", "h1")
+_ITEM_TYPES: Final = etree.XPath("descendant-or-self::*/@itemtype", smart_strings=False)
 
 
 class PageTags:
     """``meta``: values by lower-cased key; ``canonical``: ``<link rel=canonical>`` hrefs;
     ``base_href``: the first ``<base href>``; ``lang``: the root's ``lang`` attribute;
     ``jsonld``: the JSON-LD ``<script>`` elements; ``times``: ``<time datetime>`` values;
-    ``headline``: the first ``<h1>``."""
+    ``headline``: the first ``<h1>``; ``item_types``: the ``itemtype`` values (None: not
+    looked for); ``whole_tree``: the root of the tree when every element of it was read."""
 
-    __slots__ = ("base_href", "canonical", "headline", "jsonld", "lang", "meta", "times")
+    __slots__ = (
+        "base_href", "canonical", "headline", "item_types", "jsonld", "lang", "meta", "times",
+        "whole_tree",
+    )  # fmt: skip
 
     def __init__(self, lang: str | None = None) -> None:
         self.meta: dict[str, list[str]] = {}
@@ -44,6 +55,12 @@ class PageTags:
         self.jsonld: list[Element] = []
         self.times: list[str] = []
         self.headline: Element | None = None
+        self.item_types: list[str] | None = None
+        self.whole_tree: Element | None = None
+
+    def read_whole(self, element: Element) -> bool:
+        """Whether every element of the tree of ``element`` was read."""
+        return self.whole_tree is not None and element.getroottree().getroot() is self.whole_tree
 
     def values(self, *keys: str) -> list[str]:
         """The values filed under ``keys``, key by key."""
@@ -88,15 +105,40 @@ class PageTags:
                     values.append(value)
 
 
+def metadata_elements_pure(root: Element) -> tuple[list[Element], list[str]]:
+    """The first :data:`MAX_TAGS` ``<meta>``, ``<link>``, ``<base>``, ``<script>``, ``<time>``
+    and ``<h1>`` elements of the tree under ``root`` (``root`` included) and the tree's
+    ``itemtype`` values, each in document order."""
+    elements = list(islice(root.iter(*_TAGS), MAX_TAGS))
+    types = _ITEM_TYPES(root)
+    return elements, [str(kind) for kind in types] if isinstance(types, list) else []
+
+
 def page_tags(root: Element) -> PageTags:
     """Read the page's metadata elements by the rules of the module docstring."""
+    found = _speedups.metadata_elements(root, MAX_TAGS) if _speedups is not None else None
+    elements, item_types = found if found is not None else metadata_elements_pure(root)
     tags = PageTags(root.get("lang") or root.get("xml:lang"))
+    tags.item_types = item_types
+    if len(elements) < MAX_TAGS and root.getparent() is None:
+        tags.whole_tree = root
     add, file_meta = tags.add, tags._file_meta
-    for element in islice(root.iter("meta", "link", "base", "script", "time", "h1"), MAX_TAGS):
-        if element.tag == "meta":  # most of them: filed here without a call to add
+    for element in elements:  # the many metas, scripts and links are sorted out here
+        tag = element.tag
+        if tag == "meta":
             value = element.get("content")
             if value is not None:
                 file_meta(element, value)
+        elif tag == "script":
+            if element.get("type"):
+                add(element)
+        elif tag == "link":
+            rel = element.get("rel")
+            if rel and "canonical" in rel.lower():
+                add(element)
         else:
             add(element)
     return tags
+
+
+_speedups = compiled_twin(f"{__name__.rsplit('.', 2)[0]}._speedups")

@@ -1,0 +1,106 @@
+"""The one walk for the metadata elements and ``itemtype`` values, and its compiled twin."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+from shared_datasets import TWIN_DATASETS, segmented_pages
+
+from scrapy_boilerplate.page.metadata.tags import (
+    MAX_TAGS,
+    metadata_elements_pure,
+    page_tags,
+)
+from scrapy_boilerplate.page.parsing import parse_html
+from scrapy_boilerplate.page.segmentation import compiled_twin
+
+_speedups = compiled_twin("scrapy_boilerplate.page._speedups")
+
+PAGE = b"""<html lang="de"><head>
+<meta name="Author" content="Ana Lima"><meta property="og:title" content="T">
+<link rel="stylesheet" href="/s.css"><link rel="Canonical" href="/a">
+<base href="https://example.com/">
+<script>var x;</script><script type="application/ld+json">{}</script>
+</head><body itemscope itemtype="https://schema.org/WebPage">
+<h1>First</h1><time datetime="2024-03-05" itemprop="datePublished">5 March</time>
+<div itemscope itemtype=""><h1>Second</h1><p itemtype="http://schema.org/Person">p</p></div>
+</body></html>"""
+
+
+def assert_twins_agree(root: etree._Element) -> None:
+    """The compiled walk finds the very elements and values of the reference."""
+    assert _speedups is not None
+    elements, types = metadata_elements_pure(root)
+    found = _speedups.metadata_elements(root, MAX_TAGS)
+    assert found is not None
+    assert len(found[0]) == len(elements)
+    assert all(a is b for a, b in zip(found[0], elements, strict=True))
+    assert found[1] == types
+
+
+def test_the_reference_finds_the_six_tags_and_the_item_types_in_document_order() -> None:
+    root = parse_html(PAGE)
+    elements, types = metadata_elements_pure(root)
+    assert [e.tag for e in elements] == [
+        "meta", "meta", "link", "link", "base", "script", "script", "h1", "time", "h1"
+    ]  # fmt: skip
+    assert types == ["https://schema.org/WebPage", "", "http://schema.org/Person"]
+
+
+def test_page_tags_files_what_the_walk_found() -> None:
+    tags = page_tags(parse_html(PAGE))
+    assert tags.meta["author"] == ["Ana Lima"] and tags.meta["og:title"] == ["T"]
+    assert tags.canonical == ["/a"] and tags.base_href == "https://example.com/"
+    assert len(tags.jsonld) == 1 and tags.times == ["2024-03-05"]
+    assert tags.meta["datepublished"] == ["2024-03-05"]
+    assert tags.headline is not None and tags.headline.text == "First"
+    assert tags.item_types == ["https://schema.org/WebPage", "", "http://schema.org/Person"]
+    assert tags.lang == "de"
+
+
+def test_compiled_walk_is_the_reference_on_hand_made_trees() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    assert_twins_agree(parse_html(PAGE))
+    assert_twins_agree(parse_html(PAGE).find("body"))  # a subtree: root included, no more
+    assert_twins_agree(parse_html("<meta name=a content=b>").find(".//meta"))
+    assert_twins_agree(etree.fromstring("<time itemtype='x'><h1/><link/></time>"))
+
+
+def test_compiled_walk_stops_adding_elements_at_its_limit_but_reads_every_item_type() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    found = _speedups.metadata_elements(parse_html(PAGE), 3)
+    assert found is not None
+    assert [e.tag for e in found[0]] == ["meta", "meta", "link"]
+    assert found[1] == ["https://schema.org/WebPage", "", "http://schema.org/Person"]
+
+
+def test_trees_the_compiled_walk_leaves_to_the_reference() -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    namespaced = etree.fromstring('<html xmlns="urn:x"><meta/></html>')
+    assert _speedups.metadata_elements(namespaced, MAX_TAGS) is None
+    assert page_tags(namespaced).item_types == []
+    with_entity = etree.fromstring("<html><body><h1>a</h1></body></html>")
+    with_entity.find("body").append(etree.Entity("nbsp"))
+    assert _speedups.metadata_elements(with_entity, MAX_TAGS) is None
+    assert page_tags(with_entity).headline is not None
+
+
+@pytest.mark.parametrize("dataset", TWIN_DATASETS)
+def test_compiled_walk_on_every_shared_page(dataset: str) -> None:
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    for _, doc in segmented_pages(dataset):
+        assert doc.root is not None
+        assert_twins_agree(doc.root)
+
+
+def test_the_tags_know_whether_they_read_the_whole_tree() -> None:
+    root = parse_html(PAGE)
+    tags = page_tags(root)
+    body = root.find("body")
+    assert body is not None and tags.read_whole(body) and tags.read_whole(root)
+    assert not tags.read_whole(parse_html(PAGE))  # another tree
+    assert not page_tags(body).read_whole(body)  # a subtree: the elements above were not read
