@@ -126,3 +126,11 @@ def test_the_pilcrow_of_a_section_link_is_no_part_of_the_headline() -> None:
         '<body><h1>Models<a class="headerlink" href="#models">¶</a></h1><p>text</p></body>'
     )
     assert title_of(html) == "Models"
+
+
+def test_a_line_break_inside_the_h1_separates_its_words() -> None:
+    html = (
+        "<title>Data Analytics Agency | Punto</title>"
+        "<body><h1>Data Analytics<span><br>Agency</span></h1><p>text</p></body>"
+    )
+    assert title_of(html) == "Data Analytics Agency"

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
 from ..page.metadata.authors import name_key, site_keys
-from ..page.tags import string_value
+from ..page.tags import spaced_text, string_value
 
 __all__ = ["article_title", "find_title", "strip_site_name"]
 
@@ -120,6 +120,9 @@ def _share_in(words: set[str], other: set[str]) -> float:
     return len(words & other) / len(words) if words else 0.0
 
 
+#: An ``<h1>``'s normalised text and the element.
+Heading = tuple[str, Element]
+
 # <meta> tags that hold a title: by property, by name.
 _META_TITLE_PROPERTIES = frozenset({"og:title"})
 _META_TITLE_NAMES = frozenset({"og:title", "twitter:title"})
@@ -168,19 +171,20 @@ def _memoised(
     return headline
 
 
-def _headings_and_meta_title(doc: TextDocument) -> tuple[list[str], str | None]:
-    """The page's ``<h1>`` texts (normalised, non-empty, at most :data:`MAX_HEADLINE_CHARS`)
-    and its :func:`_meta_title`, read once per document for both readings of the title (kept
-    in ``doc.memo`` with the ``root`` they came from); none without a tree."""
+def _headings_and_meta_title(doc: TextDocument) -> tuple[list[Heading], str | None]:
+    """The page's ``<h1>`` headings (texts normalised, non-empty, at most
+    :data:`MAX_HEADLINE_CHARS`) and its :func:`_meta_title`, read once per document for both
+    readings of the title (kept in ``doc.memo`` with the ``root`` they came from); none without
+    a tree."""
     memo = doc.memo.get("title_sources")
     if memo is not None and memo[0] is doc.root:
-        found: tuple[list[str], str | None] = memo[1]
+        found: tuple[list[Heading], str | None] = memo[1]
         return found
     declared = document_declarations(doc)
     found = [], None
     if doc.root is not None and declared is not None:
-        headings = [_normalise(string_value(h)) for h in declared.headings]
-        headings = [h for h in headings if h and len(h) <= MAX_HEADLINE_CHARS]
+        headings = [(_normalise(string_value(h)), h) for h in declared.headings]
+        headings = [h for h in headings if h[0] and len(h[0]) <= MAX_HEADLINE_CHARS]
         found = headings, _meta_title(doc.root, declared)
     doc.memo["title_sources"] = (doc.root, found)
     return found
@@ -188,8 +192,8 @@ def _headings_and_meta_title(doc: TextDocument) -> tuple[list[str], str | None]:
 
 def _find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
-    headings, meta = _headings_and_meta_title(doc)
-    headings = list(headings)
+    headings = [text for text, _ in _headings_and_meta_title(doc)[0]]
+    meta = _headings_and_meta_title(doc)[1]
     if meta:
         headings.append(strip_site_name(meta) if title else meta)
     if title:
@@ -221,7 +225,9 @@ def _article_title(doc: TextDocument) -> str | None:
     declared = document_declarations(doc)
     if doc.root is None or declared is None:
         return strip_site_name(title) if title else None
-    headings, meta = _headings_and_meta_title(doc)
+    found, meta = _headings_and_meta_title(doc)
+    # as a reader sees them: a line break inside an <h1> separates words
+    headings = [_normalise(spaced_text(element)) for _, element in found]
     if not title and not meta:
         return headings[0] if headings else None
     site_keys = _site_keys(declared, doc.url)

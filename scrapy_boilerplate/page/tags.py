@@ -29,6 +29,7 @@ __all__ = [
     "HIDING_ATTRIBUTES",
     "head_title",
     "is_hidden",
+    "spaced_text",
     "string_value",
 ]
 
@@ -93,6 +94,27 @@ def string_value(element: Element) -> str:
     """XPath ``string()`` of ``element``: the text of all its descendants, in document order
     (by one XPath compiled at import: compiling it per call costs 5x its evaluation)."""
     return str(_STRING_VALUE(element))
+
+
+#: Tags a reader sees as a line break inside a heading (:func:`spaced_text` puts a space there).
+LINE_BREAKING_TAGS: Final = frozenset(
+    {"br", "div", "p", "li", "tr", "td", "th", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+)
+
+
+def spaced_text(element: Element) -> str:
+    """The text of ``element`` as :func:`string_value` gives it, with a space before and after
+    each descendant in :data:`LINE_BREAKING_TAGS` (``<h1>Data Analytics<br>Agency</h1>`` reads
+    "Data Analytics Agency", not "Data AnalyticsAgency"); comments' text is left out."""
+    if not any(True for _ in element.iter(*LINE_BREAKING_TAGS)):
+        return string_value(element)
+    parts = [element.text or ""]
+    for node in element.iterdescendants():
+        if isinstance(node.tag, str):
+            spaced = node.tag in LINE_BREAKING_TAGS
+            parts += (" " if spaced else "", node.text or "", " " if spaced else "")
+        parts.append(node.tail or "")
+    return "".join(parts)
 
 
 def head_title(head: Element) -> str | None:
