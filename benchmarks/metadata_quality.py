@@ -299,14 +299,16 @@ def _is_credential(part: str) -> bool:
 
 
 def names(values: Sequence[str]) -> list[frozenset[str]]:
-    """Normalised names: each value split into names, credentials dropped, words folded."""
+    """Normalised names: each value split into names, credentials dropped (unless every part
+    of the value looks like one: "JWU" alone is a name), words folded."""
     found = []
     for value in values:
-        for part in _NAME_SPLIT.split(value or ""):
-            if part.strip() and not _is_credential(part.strip()):
-                words = frozenset(_WORD.findall(_fold(part)))
-                if words and words not in found:
-                    found.append(words)
+        parts = [part.strip() for part in _NAME_SPLIT.split(value or "") if part.strip()]
+        named = [part for part in parts if not _is_credential(part)] or parts
+        for part in named:
+            words = frozenset(_WORD.findall(_fold(part)))
+            if words and words not in found:
+                found.append(words)
     return found
 
 
