@@ -36,6 +36,21 @@ def block(text: str) -> TextBlock:
         ("Other stories in Local", "related"),
         ("You may also like", "related"),
         ("Lesen Sie auch", "related"),
+        ("Advertisement 2", "advertisement"),
+        ("Sign up to our free breaking news emails", "newsletter"),
+        ("REGISTER / SIGN IN TO UNLOCK MORE ARTICLES", "paywall"),
+        ("Subscribe now to read the latest news in your city.", "paywall"),
+        ("THIS CONTENT IS RESERVED FOR SUBSCRIBERS ONLY", "paywall"),
+        ("Externer Inhalt nicht verfügbar", "embedded content"),
+        ("Ein Klick für den Datenschutz", "embedded content"),
+        ("Legende: Der Platz in Sweidah am Abend. SRF", "photo credit"),
+        ("© climatereanalyzer.org I Tagesspiegel/Rita Böttcher", "photo credit"),
+        ("Quelle: AFP", "photo credit"),
+        ("시민들이 광장에 모였다. [사진 출처 = 연합뉴스]", "photo credit"),
+        ("Auf Facebook teilen", "share"),
+        ("Link kopieren", "share"),
+        ("Box aufklappen Box zuklappen", "control"),
+        ("Vis mer Vis mindre", "control"),
     ],
 )
 def test_boilerplate_lines_are_named(text: str, rule: str) -> None:
@@ -55,6 +70,34 @@ def test_boilerplate_lines_are_named(text: str, rule: str) -> None:
     ],
 )
 def test_story_sentences_are_not_boilerplate_lines(text: str) -> None:
+    assert boilerplate_line(block(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Les også: Tone Damli ofret musikkarrieren for barna",
+        "MORE: Marvel at a Tour de France legend",
+        "Read more: The ultimate guide to tax brackets",
+    ],
+)
+def test_a_linked_read_more_line_is_related_content(text: str) -> None:
+    linked = block(text)
+    linked.num_linked_words = linked.num_words - 1
+    assert boilerplate_line(linked) == "related link"
+    assert boilerplate_line(block(text)) is None  # unlinked: a sentence of the story
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Watch: the mayor said the bridge would open in May.",
+        "Source: the city's budget office, which published the figures on Monday night.",
+        "Subscribers to the plan pay less, the company said.",
+        "The show is more than a story about external content moderation.",
+    ],
+)
+def test_story_sentences_near_the_new_rules_stay(text: str) -> None:
     assert boilerplate_line(block(text)) is None
 
 

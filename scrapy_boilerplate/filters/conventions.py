@@ -11,7 +11,13 @@ text matches, within a word limit):
 * a comment prompt or count (``Reader comments (4)``, ``Add your comment``, 8 words);
 * a newsletter prompt (``Sign up for our newsletter``, ``... morning briefing``, 30 words);
 * a photo credit: a trailing ``(Tribune photo)``/``(AP Photo/...)``/``(AFP)``, a leading
-  ``Photo:``/``Foto:``, ``Image 3 of 8``, ``Caption``, ``Close`` (40 words);
+  ``Photo:``/``Foto:``/``Legende:``/``©``, a short ``Quelle: AFP``, ``Image 3 of 8``,
+  ``Caption``, ``Close`` (40 words);
+* a subscription or sign-in prompt (``Subscribe now``, ``Sign in to unlock more articles``,
+  30 words), the placeholder of a blocked embed (``Externer Inhalt nicht verfügbar``, 40 words)
+  and a show/hide control (``Box aufklappen``, ``Vis mer Vis mindre``, 6 words);
+* a linked "read more" line (``Read more: …``, ``Les også: …``, ``MORE: …``; link density at
+  least :data:`RELATED_LINE_LINK_DENSITY`, 30 words);
 * a dateline byline with a label (``By ANNA WEBER | Posted: 05/30/2024``, 25 words);
 * a related-content heading (``Related stories``, ``Other stories in Local``, ``You may
   like``, ``Lesen Sie auch``, 8 words) and the run of link-dense blocks (link density at least
@@ -35,10 +41,12 @@ __all__ = ["NewsConventionsFilter", "boilerplate_line", "RELATED_LINK_DENSITY"]
 
 #: Least link density of a block that continues a related-content section.
 RELATED_LINK_DENSITY: Final = 0.3
+#: Least link density of a "Read more: ..." line (its words mostly a link).
+RELATED_LINE_LINK_DENSITY: Final = 0.5
 
 _AD_LABEL: Final = re.compile(
     r"^\W*(advertisement|advertising|advertisment|anzeige|werbung|publicit[ée]|publicidad|"
-    r"pubblicit[àa]|reklame|annonce|sponsored( content)?|paid (post|content)|ads?)\W*$",
+    r"pubblicit[àa]|reklame|annonce|sponsored( content)?|paid (post|content)|ads?)( \d+)?\W*$",
     re.I,
 )
 _COPYRIGHT: Final = re.compile(
@@ -50,6 +58,8 @@ _COPYRIGHT: Final = re.compile(
 _SHARE: Final = re.compile(
     r"printer[- ]friendly|print this (article|story|page)|e-?mail this (article|story|page)|"
     r"share this (article|story)|share on (facebook|twitter|x|linkedin|whatsapp)|"
+    r"^\W*(auf|bei|per|via) (facebook|twitter|x|linkedin|whatsapp|e-?mail) teilen\W*$|"
+    r"^\W*(copy link|link kopieren|lien copié|copier le lien)\W*$|"
     r"^\W*(share|print|email|e-mail|tweet)(\W+(share|print|email|e-mail|tweet|facebook|twitter|"
     r"linkedin|whatsapp|reddit|pinterest|copy link|save))*\W*$",
     re.I,
@@ -61,7 +71,8 @@ _COMMENT_PROMPT: Final = re.compile(
     re.I,
 )
 _NEWSLETTER: Final = re.compile(
-    r"(sign up|subscribe) (for|to) (our|the) .{0,30}(newsletter|briefing|bulletin|digest)|"
+    r"(sign up|subscribe) (for|to) (our|the) .{0,30}(newsletter|briefing|bulletin|digest|"
+    r"e-?mails|alerts)|"
     r"get (our|the) .{0,30}(newsletter|briefing)|newsletter abonnieren|^\W*sign me up\W*$",
     re.I,
 )
@@ -69,7 +80,35 @@ _PHOTO_CREDIT: Final = re.compile(
     r"\((\w+ )*(photo|photograph|picture|image|file photo|foto|bild)s?( ?/ ?[^)]{0,40})?\)\W*$|"
     r"^\W*(photo|photograph|foto|fotos|bild)\s*:|^\W*image \d+ (of|/) \d+\W*$|"
     r"^\W*(caption|close|enlarge|fullscreen)\W*$|"
-    r"\((ap|afp|reuters|getty images|dpa|epa)( photo)?(/[^)]*)?\)\W*$",
+    r"\((ap|afp|reuters|getty images|dpa|epa)( photo)?(/[^)]*)?\)\W*$|"
+    r"^\W*(legende|bildlegende|bildunterschrift)\s*:|^\W*©|"
+    r"^\W*(quelle|source|fuente|fonte)\s*:\s*\S+(\s+\S+){0,3}\s*$|\[사진[^\]]{0,40}\]\W*$",
+    re.I,
+)
+_CONTROL: Final = re.compile(
+    r"^\W*((box )?(aufklappen|zuklappen)|vis (mer|mindre)|visa (mer|mindre)|show (more|less)|"
+    r"read less|mehr anzeigen|weniger anzeigen|zobrazit vše|afficher (plus|moins)|"
+    r"이미지 확대보기|article content|author of the article:?)(\W+(box )?(aufklappen|zuklappen|"
+    r"vis (mer|mindre)|visa (mer|mindre)|show (more|less)))*\W*$",
+    re.I,
+)
+_PAYWALL: Final = re.compile(
+    r"subscribe now|sign in to (unlock|continue|read)|unlock (more|this|the full) (articles?|"
+    r"stor(y|ies))|(create|register) an account|sign in or (create|register)|"
+    r"(reserved|exclusive) for (our )?subscribers|already (a subscriber|have an account)|"
+    r"(continue|keep) reading with|jetzt (abonnieren|weiterlesen|freischalten)|"
+    r"abonnez-vous|d[ée]j[àa] abonn[ée]|suscr[íi]bete|abbonati ora|この記事は(会員|有料会員)限定",
+    re.I,
+)
+_EMBED_PLACEHOLDER: Final = re.compile(
+    r"^\W*(externer inhalt|external content|contenu externe|contenido externo|"
+    r"contenuto esterno)\b.{0,40}$|einen externen inhalt|ein klick für den datenschutz|"
+    r"empfohlener redaktioneller inhalt|zum youtube-inhalt|privatsphäre-einstellungen verhindern",
+    re.I,
+)
+_RELATED_LINE: Final = re.compile(
+    r"^\W*(les også|læs også|läs även|lees ook|lesen sie auch|lies auch|lire aussi|"
+    r"leggi anche|lea también|read (more|also)|see also|more|watch)\s*[:|]",
     re.I,
 )
 _LABELLED_BYLINE: Final = re.compile(
@@ -90,7 +129,8 @@ _RELATED_HEADING: Final = re.compile(
 )
 _CREDIT_WORDS: Final = (
     "photo", "foto", "bild", "picture", "image", "caption", "close", "enlarge", "fullscreen",
-    "(ap", "(afp", "reuters", "getty", "(dpa", "(epa",
+    "(ap", "(afp", "reuters", "getty", "(dpa", "(epa", "legende", "bildunterschrift", "©",
+    "quelle", "source", "fuente", "fonte", "사진",
 )  # fmt: skip
 #: (name, pattern, most words of a matching block, words one of which the lower-cased text
 #: must hold before the pattern is tried; empty: the pattern is anchored and cheap)
@@ -102,15 +142,29 @@ _LINE_RULES: Final = (
         40,
         ("copyright", "©", "(c)", "reserv", "rechte vorbehalten", "版权所有"),
     ),
-    ("share", _SHARE, 12, ("print", "mail", "share", "tweet")),
+    ("share", _SHARE, 12, ("print", "mail", "share", "tweet", "teilen", "link", "lien")),
+    ("control", _CONTROL, 6, ()),
     ("comment prompt", _COMMENT_PROMPT, 8, ()),
-    ("newsletter", _NEWSLETTER, 30, ("newsletter", "briefing", "bulletin", "digest", "sign me")),
+    (
+        "newsletter",
+        _NEWSLETTER,
+        30,
+        ("newsletter", "briefing", "bulletin", "digest", "sign me", "mail", "alert"),
+    ),
     (
         "photo credit",
         _PHOTO_CREDIT,
         40,
         _CREDIT_WORDS,
     ),
+    (
+        "paywall",
+        _PAYWALL,
+        30,
+        ("subscri", "sign in", "unlock", "account", "jetzt", "abonn", "suscr", "会員"),
+    ),
+    ("embedded content", _EMBED_PLACEHOLDER, 40, ("extern", "datenschutz", "inhalt", "privatsph")),
+    ("related link", _RELATED_LINE, 30, ()),
     ("byline", _LABELLED_BYLINE, 25, ()),
     ("related", _RELATED_HEADING, 8, ()),
 )
@@ -127,6 +181,8 @@ def boilerplate_line(block: TextBlock, *, credits: bool = True) -> str | None:
     lower = None
     for name, pattern, most_words, words in _LINE_RULES:
         if count > most_words or (name == "photo credit" and not credits):
+            continue
+        if name == "related link" and block.link_density < RELATED_LINE_LINK_DENSITY:
             continue
         if words:  # substring tests: cheaper than the pattern or a regex of the words
             if lower is None:
