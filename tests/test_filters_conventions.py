@@ -51,6 +51,12 @@ def block(text: str) -> TextBlock:
         ("Link kopieren", "share"),
         ("Box aufklappen Box zuklappen", "control"),
         ("Vis mer Vis mindre", "control"),
+        ("Reklam", "advertisement"),
+        ("Story continues below advertisement", "paywall"),
+        ("This article is free to read Register to unlock.", "paywall"),
+        ("Následuje obsah vložený z jiného webu. Zde jej můžete přeskočit.", "embedded content"),
+        ("Auch interessant", "related"),
+        ("Czytaj więcej", "related"),
     ],
 )
 def test_boilerplate_lines_are_named(text: str, rule: str) -> None:

@@ -46,7 +46,7 @@ RELATED_LINE_LINK_DENSITY: Final = 0.5
 
 _AD_LABEL: Final = re.compile(
     r"^\W*(advertisement|advertising|advertisment|anzeige|werbung|publicit[ée]|publicidad|"
-    r"pubblicit[àa]|reklame|annonce|sponsored( content)?|paid (post|content)|ads?)( \d+)?\W*$",
+    r"pubblicit[àa]|reklame?|annonce|sponsored( content)?|paid (post|content)|ads?)( \d+)?\W*$",
     re.I,
 )
 _COPYRIGHT: Final = re.compile(
@@ -66,8 +66,8 @@ _SHARE: Final = re.compile(
 )
 _COMMENT_PROMPT: Final = re.compile(
     r"^\W*((reader|user|\d+) comments?( \(\d+\))?|comments? \(\d+\)|add (your|a) comment|"
-    r"leave a (comment|reply)|post a comment|share your thoughts|join the (conversation|"
-    r"discussion)|show comments|view comments|kommentare( \(\d+\))?|commentaires?)\W*$",
+    r"leave a (comment|reply)|post a comment|share your thoughts( and join the conversation"
+    r".{0,40})?|join the (conversation|discussion)|show comments|view comments|kommentare( \(\d+\))?|commentaires?)\W*$",
     re.I,
 )
 _NEWSLETTER: Final = re.compile(
@@ -97,10 +97,12 @@ _PAYWALL: Final = re.compile(
     r"stor(y|ies))|(create|register) an account|sign in or (create|register)|"
     r"(reserved|exclusive) for (our )?subscribers|already (a subscriber|have an account)|"
     r"(continue|keep) reading with|jetzt (abonnieren|weiterlesen|freischalten)|"
+    r"register to unlock|remove ads|story continues below advertisement|"
     r"abonnez-vous|d[ée]j[àa] abonn[ée]|suscr[íi]bete|abbonati ora|この記事は(会員|有料会員)限定",
     re.I,
 )
 _EMBED_PLACEHOLDER: Final = re.compile(
+    r"obsah vložený z jiného webu|"
     r"^\W*(externer inhalt|external content|contenu externe|contenido externo|"
     r"contenuto esterno)\b.{0,40}$|einen externen inhalt|ein klick für den datenschutz|"
     r"empfohlener redaktioneller inhalt|zum youtube-inhalt|privatsphäre-einstellungen verhindern",
@@ -121,7 +123,8 @@ _RELATED_HEADING: Final = re.compile(
     r"other stories( in .{1,30})?|more (stories|news|from .{1,40}|on this (story|topic))|"
     r"you (may|might) (also )?like|recommended( for you| stories| articles)?|read (also|next)|"
     r"most (read|popular|viewed|shared)|trending( now)?|popular (stories|now)|"
-    r"also in .{1,30}|weitere artikel|mehr zum thema|lesen sie auch|"
+    r"also in .{1,30}|weitere artikel|mehr zum thema|lesen sie auch|auch interessant|"
+    r"czytaj (więcej|też|także)|up next|"
     r"das könnte sie auch interessieren|à lire aussi|lire aussi|sur le même sujet|"
     r"te puede interesar|noticias relacionadas|leggi anche|potrebbe interessarti|"
     r"相关(新闻|文章|阅读)|推荐阅读|延伸阅读)\W*$",
@@ -161,9 +164,25 @@ _LINE_RULES: Final = (
         "paywall",
         _PAYWALL,
         30,
-        ("subscri", "sign in", "unlock", "account", "jetzt", "abonn", "suscr", "会員"),
+        (
+            "subscri",
+            "sign in",
+            "unlock",
+            "account",
+            "jetzt",
+            "abonn",
+            "suscr",
+            "会員",
+            "ads",
+            "advert",
+        ),
     ),
-    ("embedded content", _EMBED_PLACEHOLDER, 40, ("extern", "datenschutz", "inhalt", "privatsph")),
+    (
+        "embedded content",
+        _EMBED_PLACEHOLDER,
+        40,
+        ("extern", "datenschutz", "inhalt", "privatsph", "vložený"),
+    ),
     ("related link", _RELATED_LINE, 30, ()),
     ("byline", _LABELLED_BYLINE, 25, ()),
     ("related", _RELATED_HEADING, 8, ()),
