@@ -67,7 +67,8 @@ _SHARE: Final = re.compile(
 _COMMENT_PROMPT: Final = re.compile(
     r"^\W*((reader|user|\d+) comments?( \(\d+\))?|comments? \(\d+\)|add (your|a) comment|"
     r"leave a (comment|reply)|post a comment|share your thoughts( and join the conversation"
-    r".{0,40})?|join the (conversation|discussion)|show comments|view comments|kommentare( \(\d+\))?|commentaires?)\W*$",
+    r".{0,40})?|join the (conversation|discussion)|show comments|view comments|"
+    r"kommentare( \(\d+\))?|commentaires?)\W*$",
     re.I,
 )
 _NEWSLETTER: Final = re.compile(
