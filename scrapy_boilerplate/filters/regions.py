@@ -202,12 +202,21 @@ def _first_word(text: str) -> str:
     return words[0].casefold() if words else ""
 
 
-def _is_headline(block: TextBlock, wanted: str, first_word: str) -> bool:
-    """Whether ``block``'s text is the headline ``wanted`` (whitespace-collapsed, case-folded;
-    ``first_word`` its first word, which decides most blocks without normalising their text)."""
-    return (
-        _first_word(block.text) == first_word and " ".join(block.text.split()).casefold() == wanted
-    )
+def _headline_test(headline: str | None) -> Callable[[TextBlock], bool] | None:
+    """A test of whether a block's text is ``headline`` (whitespace collapsed, case ignored;
+    the first word decides most blocks without normalising their text); None without one."""
+    if not headline:
+        return None
+    wanted = " ".join(headline.split()).casefold()
+    first_word = wanted.split(" ", 1)[0]
+
+    def is_headline(block: TextBlock) -> bool:
+        return (
+            _first_word(block.text) == first_word
+            and " ".join(block.text.split()).casefold() == wanted
+        )
+
+    return is_headline
 
 
 @dataclass(frozen=True)
@@ -222,15 +231,13 @@ class LeadFilter:
     headline: Callable[[TextDocument], str | None]
 
     def __call__(self, doc: TextDocument) -> bool:
-        headline = self.headline(doc)
-        if not headline:
+        is_headline = _headline_test(self.headline(doc))
+        if is_headline is None:
             return False
-        wanted = " ".join(headline.split()).casefold()
-        first_word = wanted.split(" ", 1)[0]
         blocks = doc.blocks
         found = None  # the index of the last headline block before the body
         for index, block in enumerate(blocks):
-            if _is_headline(block, wanted, first_word):
+            if is_headline(block):
                 found = index
             elif block.is_content:
                 break
@@ -261,14 +268,12 @@ class DropHeadlineFilter:
     headline: Callable[[TextDocument], str | None]
 
     def __call__(self, doc: TextDocument) -> bool:
-        headline = self.headline(doc)
-        if not headline:
+        is_headline = _headline_test(self.headline(doc))
+        if is_headline is None:
             return False
-        wanted = " ".join(headline.split()).casefold()
-        first_word = wanted.split(" ", 1)[0]
         changed = False
         for block in doc.blocks:
-            if block.is_content and _is_headline(block, wanted, first_word):
+            if block.is_content and is_headline(block):
                 block.is_content = False
                 changed = True
         return changed
