@@ -285,7 +285,12 @@ def _attributes(
 def _dated_elements(region: Element) -> list[Element]:
     """The first :data:`MAX_DATED_ELEMENTS` elements of ``region`` (``<script>`` aside) whose
     ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
-    ``date``, in document order."""
+    ``date``, in document order (by the compiled twin when built)."""
+    found = (
+        _speedups.date_named_elements(region, MAX_DATED_ELEMENTS) if _speedups is not None else None
+    )
+    if found is not None:
+        return found
     elements: list[Element] = []
     for value, element in _attributes(_CLASSES_AND_IDS, region, _DATE_CLASS):
         named = value.attrname == "class" or "date" in value
@@ -326,7 +331,12 @@ def _classed_bylines(region: Element) -> list[Element]:
     An element holds one exactly when the next such element in document order is below it, so
     each walk up from that next element ends at the element (its length is then paid by the
     elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
-    named = [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
+    found = _speedups.byline_class_elements(region) if _speedups is not None else None
+    named = (
+        found
+        if found is not None
+        else [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
+    )
     elements: list[Element] = []
     for index, element in enumerate(named):
         if element.tag in _NOT_BYLINES:
@@ -340,6 +350,11 @@ def _classed_bylines(region: Element) -> list[Element]:
 
 
 def _author_elements(region: Element) -> list[Element]:
+    """The ``rel="author"`` links and ``itemprop="author"`` elements below ``region``, in
+    document order (by the compiled twin when built)."""
+    compiled = _speedups.author_elements(region) if _speedups is not None else None
+    if compiled is not None:
+        return compiled
     found = _AUTHOR_ELEMENTS(region)
     return [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
 
@@ -399,10 +414,7 @@ def text_byline(region: Element) -> str | None:
     "Von", "Par", "Por", "Author:", ...; a label alone: the text of the element after it) and
     that names people whose names are capitalised (``By clicking Submit`` names none); None
     without one."""
-    for element in islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
-        text = element.text
-        if not text or not isinstance(element.tag, str) or _TEXT_LABEL.match(text) is None:
-            continue
+    for element in _labelled(region):
         byline = _collapsed_text(element, MAX_BYLINE_CHARS)
         if byline is not None and _TEXT_LABEL.fullmatch(byline):
             following = element.getnext()
@@ -410,6 +422,21 @@ def text_byline(region: Element) -> str | None:
         if byline is not None and _names_people(byline):
             return byline
     return None
+
+
+def _labelled(region: Element) -> Iterator[Element]:
+    """The elements among the first :data:`MAX_TEXT_BYLINE_ELEMENTS` of ``region.iter()`` whose
+    own text starts with a byline label (the compiled twin, when built, passes over those whose
+    text cannot)."""
+    found = (
+        _speedups.label_candidates(region, MAX_TEXT_BYLINE_ELEMENTS)
+        if _speedups is not None
+        else None
+    )
+    for element in found if found is not None else islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
+        text = element.text
+        if text and isinstance(element.tag, str) and _TEXT_LABEL.match(text) is not None:
+            yield element
 
 
 def _names_people(byline: str) -> bool:
