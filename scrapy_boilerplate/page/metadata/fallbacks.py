@@ -286,7 +286,7 @@ def _dated_elements(region: Element) -> list[Element]:
     """The first :data:`MAX_DATED_ELEMENTS` elements of ``region`` (``<script>`` aside) whose
     ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
     ``date``, in document order (by the compiled twin when built)."""
-    found = (
+    found: list[Element] | None = (
         _speedups.date_named_elements(region, MAX_DATED_ELEMENTS) if _speedups is not None else None
     )
     if found is not None:
@@ -352,7 +352,9 @@ def _classed_bylines(region: Element) -> list[Element]:
 def _author_elements(region: Element) -> list[Element]:
     """The ``rel="author"`` links and ``itemprop="author"`` elements below ``region``, in
     document order (by the compiled twin when built)."""
-    compiled = _speedups.author_elements(region) if _speedups is not None else None
+    compiled: list[Element] | None = (
+        _speedups.author_elements(region) if _speedups is not None else None
+    )
     if compiled is not None:
         return compiled
     found = _AUTHOR_ELEMENTS(region)
