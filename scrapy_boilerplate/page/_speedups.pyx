@@ -1106,7 +1106,7 @@ cdef bint _may_start_with_label(xmlNode* first) noexcept nogil:
     while text[0] == 32 or 9 <= text[0] <= 13 or 28 <= text[0] <= 31:
         text += 1
     if text[0] == 0:
-        return True
+        return False  # spaces only: no label
     while _LABEL_WORDS[w] is not NULL:
         k = 0
         while _LABEL_WORDS[w][k] != 0 and text[k] < 0x80 and (text[k] | 0x20) == _LABEL_WORDS[w][k]:
@@ -1147,36 +1147,56 @@ def label_candidates(cetree._Element element not None, Py_ssize_t limit):
 
 # -- leading texts --------------------------------------------------------------------------------
 
-cdef int _take_text(list texts, object text, Py_ssize_t* read, Py_ssize_t limit) except -1:
-    """Append ``text`` (unless None) while the texts' total length stays within ``limit``;
-    0 when it does not (reading ends), else 1."""
+cdef inline bint _ascii_space(Py_UCS4 c) noexcept nogil:
+    """Whether ``c`` is one of ``fallbacks.ASCII_SPACES``."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef Py_ssize_t _stripped_length(str text):
+    """The length of ``text`` with its ASCII spaces stripped at both ends."""
+    cdef Py_ssize_t start = 0, end = len(text)
+    while start < end and _ascii_space(text[start]):
+        start += 1
+    while end > start and _ascii_space(text[end - 1]):
+        end -= 1
+    return end - start
+
+
+cdef int _take_text(
+    list texts, object text, Py_ssize_t* read, Py_ssize_t limit, Py_ssize_t shortest
+) except -1:
+    """Append ``text`` (unless None, or shorter than ``shortest`` once ASCII spaces are
+    stripped) while the texts' total length stays within ``limit``; 0 when it does not (reading
+    ends), else 1."""
     if text is None:
         return 1
     read[0] += len(<str>text)
     if read[0] > limit:
         return 0
-    texts.append(text)
+    if shortest <= 0 or _stripped_length(<str>text) >= shortest:
+        texts.append(text)
     return 1
 
 
-def leading_texts(cetree._Element element not None, Py_ssize_t limit):
+def leading_texts(cetree._Element element not None, Py_ssize_t limit, Py_ssize_t shortest=0):
     """The texts ``element.itertext()`` gives, as long as their total length is at most
-    ``limit`` (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
-    holding an entity reference."""
+    ``limit``, of at least ``shortest`` characters once ASCII spaces are stripped
+    (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree holding an
+    entity reference."""
     cdef list texts = []
     cdef Py_ssize_t read = 0
     cdef xmlNode* top = element._c_node
     cdef xmlNode* node
     if top.type != XML_ELEMENT_NODE:
         return None
-    if not _take_text(texts, _collected_text(top.children), &read, limit):
+    if not _take_text(texts, _collected_text(top.children), &read, limit, shortest):
         return texts
     node = top.children
     while node is not NULL and node is not top:
         if node.type == XML_ENTITY_REF_NODE:
             return None
         if node.type == XML_ELEMENT_NODE:  # its start: its text, then its children
-            if not _take_text(texts, _collected_text(node.children), &read, limit):
+            if not _take_text(texts, _collected_text(node.children), &read, limit, shortest):
                 return texts
             if node.children is not NULL:
                 node = node.children
@@ -1184,14 +1204,14 @@ def leading_texts(cetree._Element element not None, Py_ssize_t limit):
         if node.type == XML_ELEMENT_NODE or node.type == XML_COMMENT_NODE or (
             node.type == XML_PI_NODE
         ):  # its end: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest):
                 return texts
         while node.next is NULL:
             node = node.parent
             if node is top or node is NULL:
                 return texts
             # the end of an element whose children were walked: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest):
                 return texts
         node = node.next
     return texts

@@ -64,6 +64,7 @@ __all__ = [
     "nearest_time",
     "nearest_dateline",
     "leading_texts_pure",
+    "ASCII_SPACES",
     "read_fallbacks",
 ]
 
@@ -158,6 +159,10 @@ _NAME_PARTICLES: Final = frozenset(
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
 _DATELINE_NODE_CHARS: Final = 80
+#: Shortest text node read as a dateline.
+_SHORTEST_DATELINE: Final = 6
+#: The ASCII characters :meth:`str.strip` strips.
+ASCII_SPACES: Final = " \t\n\v\f\r\x1c\x1d\x1e\x1f"
 #: Most elements named for a date whose text is read.
 MAX_DATED_ELEMENTS: Final = 50
 
@@ -209,26 +214,29 @@ def nearest_dateline(anchor: Element | None) -> str | None:
 def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
     ``element``; the short texts tested and ``rejected`` (no dateline) are added to it."""
-    found = _speedups.leading_texts(element, DATELINE_CHARS) if _speedups is not None else None
-    for text in found if found is not None else leading_texts_pure(element, DATELINE_CHARS):
+    read = (DATELINE_CHARS, _SHORTEST_DATELINE)  # shorter texts are not returned
+    found = _speedups.leading_texts(element, *read) if _speedups is not None else None
+    for text in found if found is not None else leading_texts_pure(element, *read):
         stripped = text.strip()
-        if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
+        if _SHORTEST_DATELINE <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
             if written_date(stripped):
                 return stripped
             rejected.add(stripped)
     return None
 
 
-def leading_texts_pure(element: Element, limit: int) -> list[str]:
+def leading_texts_pure(element: Element, limit: int, shortest: int = 0) -> list[str]:
     """The texts of ``element`` (:meth:`itertext`) as long as their total length is at most
-    ``limit`` characters."""
+    ``limit`` characters, of at least ``shortest`` characters once :data:`ASCII_SPACES` are
+    stripped (the shorter ones count towards ``limit``)."""
     texts: list[str] = []
     read = 0
     for text in map(str, element.itertext()):
         read += len(text)
         if read > limit:
             break
-        texts.append(text)
+        if shortest <= 0 or len(text.strip(ASCII_SPACES)) >= shortest:
+            texts.append(text)
     return texts
 
 
