@@ -24,6 +24,7 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 cdef extern from "Python.h":
     ctypedef unsigned short Py_UCS2
+    bint Py_UNICODE_ISSPACE(Py_UCS4 c)
     int PyUnicode_2BYTE_KIND
     int PyUnicode_4BYTE_KIND
     int PyUnicode_KIND(object text)
@@ -858,6 +859,17 @@ cdef inline str _decoded(const unsigned char* text):
     return PyUnicode_DecodeUTF8(<const char*>text, strlen(<const char*>text), NULL)
 
 
+cdef str _normal_key(const unsigned char* text):
+    """``text`` decoded, stripped and lower-cased (no method call for the usual key: ASCII
+    without spaces, controls or capitals)."""
+    cdef Py_ssize_t k = 0
+    while text[k] != 0:
+        if text[k] <= 32 or text[k] >= 127 or c"A" <= text[k] <= c"Z":
+            return _decoded(text).strip().lower()
+        k += 1
+    return _decoded(text)
+
+
 cdef inline bint _meta_key(const char* name) noexcept nogil:
     """Whether an attribute ``name`` is a key ``<meta>`` values are filed under
     (``tags._KEYS``)."""
@@ -894,7 +906,7 @@ cdef class _TagValues:
                             or child.content is NULL):
                         return 0
                     if child.content[0] != 0:
-                        key = _decoded(child.content).strip().lower()
+                        key = _normal_key(child.content)
                         values = self.meta.get(key)
                         if values is None:
                             self.meta[key] = [value]
@@ -1147,56 +1159,59 @@ def label_candidates(cetree._Element element not None, Py_ssize_t limit):
 
 # -- leading texts --------------------------------------------------------------------------------
 
-cdef inline bint _ascii_space(Py_UCS4 c) noexcept nogil:
-    """Whether ``c`` is one of ``fallbacks.ASCII_SPACES``."""
-    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
-
-
 cdef Py_ssize_t _stripped_length(str text):
-    """The length of ``text`` with its ASCII spaces stripped at both ends."""
+    """``len(text.strip())``, without making the stripped text."""
     cdef Py_ssize_t start = 0, end = len(text)
-    while start < end and _ascii_space(text[start]):
+    while start < end and Py_UNICODE_ISSPACE(text[start]):
         start += 1
-    while end > start and _ascii_space(text[end - 1]):
+    while end > start and Py_UNICODE_ISSPACE(text[end - 1]):
         end -= 1
     return end - start
 
 
 cdef int _take_text(
-    list texts, object text, Py_ssize_t* read, Py_ssize_t limit, Py_ssize_t shortest
+    list texts, object text, Py_ssize_t* read, Py_ssize_t limit, Py_ssize_t shortest,
+    Py_ssize_t longest,
 ) except -1:
-    """Append ``text`` (unless None, or shorter than ``shortest`` once ASCII spaces are
-    stripped) while the texts' total length stays within ``limit``; 0 when it does not (reading
-    ends), else 1."""
+    """Append ``text`` (unless None) while the texts' total length stays within ``limit``, when
+    its length once stripped is from ``shortest`` to ``longest`` (no bound when negative); 0
+    when the total goes beyond ``limit`` (reading ends), else 1."""
+    cdef Py_ssize_t length
     if text is None:
         return 1
     read[0] += len(<str>text)
     if read[0] > limit:
         return 0
-    if shortest <= 0 or _stripped_length(<str>text) >= shortest:
-        texts.append(text)
+    if shortest > 0 or longest >= 0:
+        length = _stripped_length(<str>text)
+        if length < shortest or 0 <= longest < length:
+            return 1
+    texts.append(text)
     return 1
 
 
-def leading_texts(cetree._Element element not None, Py_ssize_t limit, Py_ssize_t shortest=0):
+def leading_texts(
+    cetree._Element element not None, Py_ssize_t limit, Py_ssize_t shortest=0,
+    Py_ssize_t longest=-1,
+):
     """The texts ``element.itertext()`` gives, as long as their total length is at most
-    ``limit``, of at least ``shortest`` characters once ASCII spaces are stripped
-    (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree holding an
-    entity reference."""
+    ``limit``, whose length once stripped is from ``shortest`` to ``longest`` (no bound when
+    negative; ``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
+    holding an entity reference."""
     cdef list texts = []
     cdef Py_ssize_t read = 0
     cdef xmlNode* top = element._c_node
     cdef xmlNode* node
     if top.type != XML_ELEMENT_NODE:
         return None
-    if not _take_text(texts, _collected_text(top.children), &read, limit, shortest):
+    if not _take_text(texts, _collected_text(top.children), &read, limit, shortest, longest):
         return texts
     node = top.children
     while node is not NULL and node is not top:
         if node.type == XML_ENTITY_REF_NODE:
             return None
         if node.type == XML_ELEMENT_NODE:  # its start: its text, then its children
-            if not _take_text(texts, _collected_text(node.children), &read, limit, shortest):
+            if not _take_text(texts, _collected_text(node.children), &read, limit, shortest, longest):
                 return texts
             if node.children is not NULL:
                 node = node.children
@@ -1204,14 +1219,14 @@ def leading_texts(cetree._Element element not None, Py_ssize_t limit, Py_ssize_t
         if node.type == XML_ELEMENT_NODE or node.type == XML_COMMENT_NODE or (
             node.type == XML_PI_NODE
         ):  # its end: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest, longest):
                 return texts
         while node.next is NULL:
             node = node.parent
             if node is top or node is NULL:
                 return texts
             # the end of an element whose children were walked: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest, longest):
                 return texts
         node = node.next
     return texts

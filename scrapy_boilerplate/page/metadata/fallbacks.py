@@ -64,7 +64,6 @@ __all__ = [
     "nearest_time",
     "nearest_dateline",
     "leading_texts_pure",
-    "ASCII_SPACES",
     "read_fallbacks",
 ]
 
@@ -161,8 +160,6 @@ DATELINE_CHARS: Final = 1500
 _DATELINE_NODE_CHARS: Final = 80
 #: Shortest text node read as a dateline.
 _SHORTEST_DATELINE: Final = 6
-#: The ASCII characters :meth:`str.strip` strips.
-ASCII_SPACES: Final = " \t\n\v\f\r\x1c\x1d\x1e\x1f"
 #: Most elements named for a date whose text is read.
 MAX_DATED_ELEMENTS: Final = 50
 
@@ -214,7 +211,7 @@ def nearest_dateline(anchor: Element | None) -> str | None:
 def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
     ``element``; the short texts tested and ``rejected`` (no dateline) are added to it."""
-    read = (DATELINE_CHARS, _SHORTEST_DATELINE)  # shorter texts are not returned
+    read = (DATELINE_CHARS, _SHORTEST_DATELINE, _DATELINE_NODE_CHARS)  # no other text returned
     found = _speedups.leading_texts(element, *read) if _speedups is not None else None
     for text in found if found is not None else leading_texts_pure(element, *read):
         stripped = text.strip()
@@ -225,17 +222,20 @@ def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     return None
 
 
-def leading_texts_pure(element: Element, limit: int, shortest: int = 0) -> list[str]:
+def leading_texts_pure(
+    element: Element, limit: int, shortest: int = 0, longest: int = -1
+) -> list[str]:
     """The texts of ``element`` (:meth:`itertext`) as long as their total length is at most
-    ``limit`` characters, of at least ``shortest`` characters once :data:`ASCII_SPACES` are
-    stripped (the shorter ones count towards ``limit``)."""
+    ``limit`` characters, whose length once stripped is from ``shortest`` to ``longest`` (no
+    bound when negative; the others count towards ``limit``)."""
     texts: list[str] = []
     read = 0
     for text in map(str, element.itertext()):
         read += len(text)
         if read > limit:
             break
-        if shortest <= 0 or len(text.strip(ASCII_SPACES)) >= shortest:
+        length = len(text.strip()) if shortest > 0 or longest >= 0 else 0
+        if shortest <= length and (longest < 0 or length <= longest):
             texts.append(text)
     return texts
 
