@@ -91,15 +91,6 @@ def test_trees_the_compiled_walk_leaves_to_the_reference() -> None:
     assert page_tags(with_entity).headline is not None
 
 
-@pytest.mark.parametrize("dataset", TWIN_DATASETS)
-def test_compiled_walk_on_every_shared_page(dataset: str) -> None:
-    if _speedups is None:
-        pytest.skip("the compiled page twin is not built")
-    for _, doc in segmented_pages(dataset):
-        assert doc.root is not None
-        assert_twins_agree(doc.root)
-
-
 FILED = b"""<html><head><meta name=" DC.Date " property="" content="2024-03-05">
 <meta name="x" itemprop="Author" http-equiv="a" content=""><meta name="nocontent">
 <meta property="og:title" content="T"><meta name="og:title" content="U">
@@ -178,11 +169,12 @@ def test_trees_the_compiled_filing_leaves_to_the_reference() -> None:
 
 
 @pytest.mark.parametrize("dataset", [*TWIN_DATASETS, "fundus", "magic-html"])
-def test_compiled_filing_on_every_shared_page(dataset: str) -> None:
+def test_compiled_walk_and_filing_on_every_shared_page(dataset: str) -> None:
     if _speedups is None:
         pytest.skip("the compiled page twin is not built")
     for _, doc in segmented_pages(dataset):
         assert doc.root is not None
+        assert_twins_agree(doc.root)
         assert_same_tags(doc.root)
 
 
