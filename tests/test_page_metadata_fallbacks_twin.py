@@ -8,6 +8,8 @@ Skipped when the extension is not built, unless ``BOILERPLATE_REQUIRE_SPEEDUPS``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from re import _constants as sre
+from re import _parser as sre_parse
 from typing import Any
 
 import pytest
@@ -96,6 +98,43 @@ def test_label_candidates_count_every_node_iter_gives() -> None:
             assert list(fallbacks._labelled(region)) == pure(
                 lambda r: list(fallbacks._labelled(r)), region
             )
+
+
+def expansions(items: Any) -> list[str]:
+    """The strings a parsed pattern matches (a repeat once, or not at all when it may; ``\\s``
+    a space, another set its first character)."""
+    results = [""]
+    for op, arg in items:
+        if op is sre.LITERAL:
+            options = [chr(arg)]
+        elif op is sre.BRANCH:
+            options = [text for branch in arg[1] for text in expansions(branch)]
+        elif op is sre.SUBPATTERN:
+            options = expansions(arg[-1])
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            options = expansions(arg[2]) + ([] if arg[0] else [""])
+        elif op is sre.IN:
+            spaces = (sre.CATEGORY, sre.CATEGORY_SPACE) in arg
+            options = [" " if spaces else chr(next(a for o, a in arg if o is sre.LITERAL))]
+        else:
+            assert op is sre.AT, op
+            options = [""]
+        results = [done + option for done in results for option in options]
+    return results
+
+
+def test_every_byline_label_is_a_compiled_candidate() -> None:
+    """Each label the reference's pattern matches, in any case, passes the compiled filter (a
+    label added to the pattern must be added to the filter's words)."""
+    label = fallbacks._TEXT_LABEL
+    texts = sorted(set(expansions(sre_parse.parse(label.pattern, label.flags))))
+    region = etree.Element("div")
+    for text in texts:
+        for cased in (text, text.upper(), text.title()):
+            if label.match(f"{cased}Ana Lima"):  # not "by" at the end of the text
+                etree.SubElement(region, "p").text = f"{cased}Ana Lima"
+    assert len(region) >= 3 * len(texts) // 2
+    assert _speedups.label_candidates(region, len(region) + 1) == list(region)
 
 
 def test_trees_the_compiled_scans_leave_to_the_reference() -> None:
