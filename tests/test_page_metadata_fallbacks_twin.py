@@ -137,6 +137,22 @@ def test_every_byline_label_is_a_compiled_candidate() -> None:
     assert _speedups.label_candidates(region, len(region) + 1) == list(region)
 
 
+def test_every_class_word_of_the_reference_is_compiled() -> None:
+    """Each word of the reference's class patterns is one the compiled scans look for (a word
+    added to one must be added to the other)."""
+    for pattern, scan in (
+        (fallbacks._DATE_CLASS, lambda region: _speedups.date_named_elements(region, 99)),
+        (fallbacks._BYLINE_CLASS, _speedups.byline_class_elements),
+    ):
+        words = pattern.pattern.split("|")
+        assert all(word.isalpha() for word in words)  # plain words: substrings, case kept
+        region = etree.Element("div")
+        for word in words:
+            etree.SubElement(region, "span", {"class": f"x-{word}s"})
+            etree.SubElement(region, "span", {"class": word.upper()})  # no match
+        assert scan(region) == list(region)[::2]
+
+
 def test_trees_the_compiled_scans_leave_to_the_reference() -> None:
     with_entity = etree.fromstring("<div><p class='date'>5 March 2024</p></div>")
     with_entity.append(etree.Entity("nbsp"))

@@ -142,6 +142,17 @@ def test_compiled_filing_is_the_reference_on_hand_made_trees() -> None:
     assert_same_tags(etree.fromstring("<time datetime='1' itemprop='a'><h1/><link/></time>"))
 
 
+def test_every_key_of_the_reference_is_compiled() -> None:
+    """A ``<meta>`` is filed under each attribute the reference files it under (a key added
+    to one must be added to the other)."""
+    if _speedups is None:
+        pytest.skip("the compiled page twin is not built")
+    meta = etree.Element("meta", {key: f"k-{key}" for key in tags_module._KEYS}, content="v")
+    tags = PageTags()
+    assert _speedups.file_metadata_elements(meta, tags, MAX_TAGS, MAX_TIMES) == 1
+    assert tags.meta == {f"k-{key}": ["v"] for key in tags_module._KEYS}
+
+
 def test_compiled_filing_stops_at_its_limits() -> None:
     if _speedups is None:
         pytest.skip("the compiled page twin is not built")
