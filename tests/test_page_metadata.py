@@ -417,12 +417,15 @@ TEXTS = (
     "<div>a<!--c1-->b<?pi x?>c<span>d<!--c2-->e</span>f<i></i><b>g<u>h</u></b>T</div>",
     "<div><a><b><c/></b>T</a>Z</div>",
     "<div>é漢字 <p>x</p><p></p>\U0001f600</div>",
+    "<div>\n  <p> \t ab\tc \n</p>\u00a0abcd\u00a0<b>\u3000 abcdef\n</b></div>",
 )
 
 
 def assert_same_texts(element: etree._Element, limit: int) -> None:
     assert _speedups is not None
-    assert _speedups.leading_texts(element, limit) == leading_texts_pure(element, limit)
+    for bounds in ((0, -1), (1, -1), (3, -1), (6, 80), (0, 4), (4, 4)):
+        found = _speedups.leading_texts(element, limit, *bounds)
+        assert found == leading_texts_pure(element, limit, *bounds)
 
 
 def test_leading_texts_are_itertext_up_to_the_limit() -> None:
@@ -430,6 +433,10 @@ def test_leading_texts_are_itertext_up_to_the_limit() -> None:
     assert leading_texts_pure(root, 100) == list(root.itertext())
     assert leading_texts_pure(root, 3) == ["a", "b", "c"]
     assert leading_texts_pure(root, 0) == []
+    spaced = etree.fromstring(TEXTS[3])  # texts of 0, 4, 4 and 6 characters once stripped
+    assert leading_texts_pure(spaced, 100, 6) == ["\u3000 abcdef\n"]
+    assert leading_texts_pure(spaced, 100, 4, 4) == [" \t ab\tc \n", "\u00a0abcd\u00a0"]
+    assert leading_texts_pure(spaced, 17, 4) == [" \t ab\tc \n"]  # the spaces count
 
 
 def test_compiled_leading_texts_are_the_references_on_hand_made_trees() -> None:

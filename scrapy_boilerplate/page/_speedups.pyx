@@ -18,12 +18,13 @@ from lxml.includes.tree cimport (
     xmlAttr,
     xmlNode,
 )
-from libc.string cimport strcmp, strlen
+from libc.string cimport strcmp, strlen, strstr
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 cdef extern from "Python.h":
     ctypedef unsigned short Py_UCS2
+    bint Py_UNICODE_ISSPACE(Py_UCS4 c)
     int PyUnicode_2BYTE_KIND
     int PyUnicode_4BYTE_KIND
     int PyUnicode_KIND(object text)
@@ -740,20 +741,30 @@ def declared_elements(cetree._Element root not None):
 
 # -- metadata elements ---------------------------------------------------------------------------
 
+cdef enum:
+    M_META = 1
+    M_LINK = 2
+    M_SCRIPT = 3
+    M_BASE = 4
+    M_TIME = 5
+    M_H1 = 6
+
+
 cdef int _metadata_tag(const char* name) noexcept nogil:
-    """1 for ``meta``, ``link``, ``base``, ``script``, ``time`` and ``h1``, else 0."""
+    """The ``M_`` number of ``meta``, ``link``, ``script``, ``base``, ``time`` and ``h1``, else
+    0."""
     if name[0] == c"m":
-        return strcmp(name, b"meta") == 0
+        return M_META if strcmp(name, b"meta") == 0 else 0
     if name[0] == c"l":
-        return strcmp(name, b"link") == 0
+        return M_LINK if strcmp(name, b"link") == 0 else 0
     if name[0] == c"s":
-        return strcmp(name, b"script") == 0
+        return M_SCRIPT if strcmp(name, b"script") == 0 else 0
     if name[0] == c"b":
-        return strcmp(name, b"base") == 0
+        return M_BASE if strcmp(name, b"base") == 0 else 0
     if name[0] == c"t":
-        return strcmp(name, b"time") == 0
+        return M_TIME if strcmp(name, b"time") == 0 else 0
     if name[0] == c"h":
-        return strcmp(name, b"h1") == 0
+        return M_H1 if strcmp(name, b"h1") == 0 else 0
     return 0
 
 
@@ -812,23 +823,380 @@ def metadata_elements(cetree._Element root not None, Py_ssize_t limit):
     return elements, types
 
 
+# -- metadata values ------------------------------------------------------------------------------
+
+cdef inline xmlNode* _next_node(xmlNode* node, xmlNode* top) noexcept nogil:
+    """The node after ``node`` in document order (an element's children first) in the tree of
+    ``top``; NULL after its last."""
+    if node.type == XML_ELEMENT_NODE and node.children is not NULL:
+        return node.children
+    while node is not top and node.next is NULL:
+        node = node.parent
+    return NULL if node is top else node.next
+
+
+cdef int _attribute(xmlNode* node, const char* name, const unsigned char** value) noexcept nogil:
+    """1 with ``value`` set when ``node`` has the namespace-less attribute ``name`` (``""`` for
+    an empty one, as lxml's ``.get``), 0 without it, -1 (the reference decides) for a value that
+    is not one text."""
+    cdef xmlAttr* attribute = node.properties
+    cdef xmlNode* child
+    while attribute is not NULL:
+        if attribute.ns is NULL and strcmp(<const char*>attribute.name, name) == 0:
+            child = attribute.children
+            if child is NULL:
+                value[0] = <const unsigned char*>b""
+                return 1
+            if child.next is not NULL or child.type != XML_TEXT_NODE or child.content is NULL:
+                return -1
+            value[0] = child.content
+            return 1
+        attribute = attribute.next
+    return 0
+
+
+cdef inline str _decoded(const unsigned char* text):
+    return PyUnicode_DecodeUTF8(<const char*>text, strlen(<const char*>text), NULL)
+
+
+cdef str _normal_key(const unsigned char* text):
+    """``text`` decoded, stripped and lower-cased (no method call for the usual key: ASCII
+    without spaces, controls or capitals)."""
+    cdef Py_ssize_t k = 0
+    while text[k] != 0:
+        if text[k] <= 32 or text[k] >= 127 or c"A" <= text[k] <= c"Z":
+            return _decoded(text).strip().lower()
+        k += 1
+    return _decoded(text)
+
+
+cdef inline bint _meta_key(const char* name) noexcept nogil:
+    """Whether an attribute ``name`` is a key ``<meta>`` values are filed under
+    (``tags._KEYS``)."""
+    return (_is(name, b"name") or _is(name, b"property") or _is(name, b"http-equiv")
+            or _is(name, b"itemprop"))
+
+
+cdef class _TagValues:
+    """What ``tags.page_tags`` files, gathered before it is handed to a ``PageTags``."""
+
+    cdef dict meta
+    cdef list canonical, jsonld, times, types
+    cdef object base_href, headline
+    cdef Py_ssize_t max_times
+
+    def __cinit__(self, Py_ssize_t max_times):
+        self.meta = {}
+        self.canonical, self.jsonld, self.times, self.types = [], [], [], []
+        self.base_href = self.headline = None
+        self.max_times = max_times
+
+    cdef int file_meta(self, xmlNode* node, str value) except -1:
+        """File ``value`` under each key of ``node`` (``PageTags._file_meta``); 0 (the
+        reference decides) for a key that is not one text, else 1."""
+        cdef xmlAttr* attribute = node.properties
+        cdef xmlNode* child
+        cdef str key
+        cdef list values
+        while attribute is not NULL:
+            if attribute.ns is NULL and _meta_key(<const char*>attribute.name):
+                child = attribute.children
+                if child is not NULL:  # an empty key files nothing
+                    if (child.next is not NULL or child.type != XML_TEXT_NODE
+                            or child.content is NULL):
+                        return 0
+                    if child.content[0] != 0:
+                        key = _normal_key(child.content)
+                        values = self.meta.get(key)
+                        if values is None:
+                            self.meta[key] = [value]
+                        else:
+                            values.append(value)
+            attribute = attribute.next
+        return 1
+
+    cdef int file(self, cetree._Document doc, xmlNode* node, int tag) except -1:
+        """File the metadata element ``node`` (``tag``: its ``M_`` number) by the rules of
+        ``tags.page_tags``; 0 (the reference decides) for a value that is not one text."""
+        cdef const unsigned char* value
+        cdef const unsigned char* other
+        cdef int found, more
+        cdef str text
+        if tag == M_META:
+            found = _attribute(node, b"content", &value)
+            if found == 1:
+                return self.file_meta(node, _decoded(value))
+            return found == 0
+        if tag == M_SCRIPT:
+            found = _attribute(node, b"type", &value)
+            if found == 1 and value[0] != 0 and (
+                _decoded(value).strip().lower().startswith("application/ld+json")
+            ):
+                self.jsonld.append(cetree.elementFactory(doc, node))
+            return found >= 0
+        if tag == M_LINK:
+            found = _attribute(node, b"rel", &value)
+            more = _attribute(node, b"href", &other)
+            if found < 0 or more < 0:
+                return 0
+            if found == 1 and more == 1 and "canonical" in _decoded(value).lower().split():
+                self.canonical.append(_decoded(other))
+            return 1
+        if tag == M_TIME:
+            found = _attribute(node, b"datetime", &value)
+            more = _attribute(node, b"itemprop", &other)
+            if found < 0 or more < 0:
+                return 0
+            if found == 1:
+                text = _decoded(value)
+                if more == 1 and other[0] != 0 and not self.file_meta(node, text):
+                    return 0
+                if len(self.times) < self.max_times:
+                    self.times.append(text)
+            return 1
+        if tag == M_H1:
+            if self.headline is None:
+                self.headline = cetree.elementFactory(doc, node)
+            return 1
+        if self.base_href is None:  # M_BASE
+            found = _attribute(node, b"href", &value)
+            if found == 1:
+                self.base_href = _decoded(value)
+            return found >= 0
+        return 1
+
+
+def file_metadata_elements(
+    cetree._Element root not None, object tags, Py_ssize_t limit, Py_ssize_t max_times
+):
+    """File the first ``limit`` metadata elements and the ``itemtype`` values of the tree under
+    ``root`` (``root`` included) into ``tags`` (a ``PageTags``) as ``tags.page_tags`` does from
+    ``metadata_elements`` (at most ``max_times`` times), and return how many elements were
+    read; None, ``tags`` untouched (the reference decides), for a tree holding a namespaced
+    element, an entity reference or a value that is not one text."""
+    cdef _TagValues found = _TagValues(max_times)
+    cdef Py_ssize_t read = 0
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    cdef int tag
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    while node is not NULL:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            tag = _metadata_tag(<const char*>node.name) if read < limit else 0
+            if tag:
+                read += 1
+                if not found.file(root._doc, node, tag):
+                    return None
+            if node.properties is not NULL and not _item_type(found.types, node):
+                return None
+        node = _next_node(node, top)
+    tags.meta, tags.canonical, tags.base_href = found.meta, found.canonical, found.base_href
+    tags.jsonld, tags.times, tags.headline = found.jsonld, found.times, found.headline
+    tags.item_types = found.types
+    return read
+
+
+# -- the article region's named elements ----------------------------------------------------------
+
+cdef int _attribute_holds(
+    xmlNode* node, const char* name, const char** words, bint whole
+) noexcept nogil:
+    """1 when the namespace-less attribute ``name`` of ``node`` holds one of ``words`` (is one
+    of them with ``whole``; case matters), 0 when it does not or is absent, -1 (the reference
+    decides) for a value that is not one text."""
+    cdef const unsigned char* value
+    cdef int found = _attribute(node, name, &value)
+    cdef Py_ssize_t k = 0
+    if found <= 0:
+        return found
+    while words[k] is not NULL:
+        if whole and strcmp(<const char*>value, words[k]) == 0:
+            return 1
+        if not whole and strstr(<const char*>value, words[k]) is not NULL:
+            return 1
+        k += 1
+    return 0
+
+
+cdef const char** _AUTHOR = [b"author", NULL]
+cdef const char** _BYLINE_CLASS = [b"author", b"byline", NULL]
+cdef const char** _DATE_CLASS = [b"date", b"time", b"publish", b"posted", NULL]
+cdef const char** _DATE_ID = [b"date", NULL]
+
+cdef enum:
+    N_AUTHOR = 0  # <a rel="author">, itemprop="author"
+    N_BYLINE = 1  # a class naming an author or a byline
+    N_DATE = 2  # a class naming a date, an id holding "date"; no <script>
+
+
+cdef int _named(xmlNode* node, int kind) noexcept nogil:
+    """1 when the element ``node`` is of ``kind`` (an ``N_`` number), 0 when not, -1 (the
+    reference decides) for a value that is not one text."""
+    cdef int found
+    if kind == N_AUTHOR:
+        found = _attribute_holds(node, b"itemprop", _AUTHOR, True)
+        if found == 0 and _is(<const char*>node.name, b"a"):
+            found = _attribute_holds(node, b"rel", _AUTHOR, True)
+        return found
+    if kind == N_BYLINE:
+        return _attribute_holds(node, b"class", _BYLINE_CLASS, False)
+    if _is(<const char*>node.name, b"script"):
+        return 0
+    found = _attribute_holds(node, b"class", _DATE_CLASS, False)
+    if found == 0:
+        found = _attribute_holds(node, b"id", _DATE_ID, False)
+    return found
+
+
+cdef list _named_elements(cetree._Element element, int kind, Py_ssize_t limit):
+    """The first ``limit`` (all when negative) elements below ``element`` of ``kind`` (an
+    ``N_`` number), in document order; None (the reference decides) for a subtree holding a
+    namespaced element, an entity reference or a value that is not one text."""
+    cdef list found = []
+    cdef xmlNode* top = element._c_node
+    cdef xmlNode* node
+    cdef int named
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    node = _next_node(top, top)
+    while node is not NULL and len(found) != limit:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            named = _named(node, kind)
+            if named < 0:
+                return None
+            if named:
+                found.append(cetree.elementFactory(element._doc, node))
+        node = _next_node(node, top)
+    return found
+
+
+def author_elements(cetree._Element element not None):
+    """The ``rel="author"`` links and ``itemprop="author"`` elements below ``element``, in
+    document order (``fallbacks._author_elements``); None (the reference decides) for a subtree
+    holding a namespaced element, an entity reference or a value that is not one text."""
+    return _named_elements(element, N_AUTHOR, -1)
+
+
+def byline_class_elements(cetree._Element element not None):
+    """The elements below ``element`` whose ``class`` holds ``author`` or ``byline``, in
+    document order (what ``fallbacks._classed_bylines`` chooses from); None as for :func:`author_elements`."""
+    return _named_elements(element, N_BYLINE, -1)
+
+
+def date_named_elements(cetree._Element element not None, Py_ssize_t limit):
+    """The first ``limit`` elements below ``element`` (``<script>`` aside) whose ``class`` holds
+    ``date``, ``time``, ``publish`` or ``posted`` or whose ``id`` holds ``date``, in document
+    order (``fallbacks._dated_elements``); None as for :func:`author_elements`."""
+    return _named_elements(element, N_DATE, limit)
+
+
+#: The first word of each byline label of ``fallbacks._TEXT_LABEL`` (``aut``: ``author``,
+#: ``autor``, ``autorin``, ``auteur``).
+cdef const char** _LABEL_WORDS = [
+    b"written", b"posted", b"published", b"article", b"story", b"words", b"text", b"by", b"von",
+    b"par", b"por", b"door", b"aut", NULL,
+]
+
+
+cdef bint _may_start_with_label(xmlNode* first) noexcept nogil:
+    """False when the text from the text node ``first`` cannot match ``fallbacks._TEXT_LABEL``:
+    after ASCII spaces (those of ``\\s``) it starts with none of ``_LABEL_WORDS`` (ASCII case
+    ignored) and without a non-ASCII character there (which may fold onto an ASCII letter)."""
+    cdef const unsigned char* text = first.content
+    cdef Py_ssize_t k, w = 0
+    if text is NULL or _text_node_or_skip(first.next) is not NULL:
+        return True  # the text goes on in the next node
+    while text[0] == 32 or 9 <= text[0] <= 13 or 28 <= text[0] <= 31:
+        text += 1
+    if text[0] == 0:
+        return False  # spaces only: no label
+    while _LABEL_WORDS[w] is not NULL:
+        k = 0
+        while _LABEL_WORDS[w][k] != 0 and text[k] < 0x80 and (text[k] | 0x20) == _LABEL_WORDS[w][k]:
+            k += 1
+        if _LABEL_WORDS[w][k] == 0 or text[k] >= 0x80:
+            return True
+        w += 1
+    return False
+
+
+def label_candidates(cetree._Element element not None, Py_ssize_t limit):
+    """The elements among the first ``limit`` nodes ``element.iter()`` gives whose ``.text``
+    may start with a byline label (:func:`_may_start_with_label`; the caller matches), in document
+    order; None (the reference decides) for a subtree holding an entity reference or a
+    namespaced element."""
+    cdef list found = []
+    cdef xmlNode* top = element._c_node
+    cdef xmlNode* node = top
+    cdef xmlNode* text
+    cdef Py_ssize_t read = 0
+    if top.type != XML_ELEMENT_NODE:
+        return None
+    while node is not NULL and read < limit:
+        if node.type == XML_ENTITY_REF_NODE:
+            return None
+        if node.type == XML_ELEMENT_NODE:
+            if node.ns is not NULL:
+                return None
+            read += 1
+            text = _text_node_or_skip(node.children)
+            if text is not NULL and _may_start_with_label(text):
+                found.append(cetree.elementFactory(element._doc, node))
+        elif node.type == XML_COMMENT_NODE or node.type == XML_PI_NODE:
+            read += 1  # iter() gives them too
+        node = _next_node(node, top)
+    return found
+
+
 # -- leading texts --------------------------------------------------------------------------------
 
-cdef int _take_text(list texts, object text, Py_ssize_t* read, Py_ssize_t limit) except -1:
-    """Append ``text`` (unless None) while the texts' total length stays within ``limit``;
-    0 when it does not (reading ends), else 1."""
+cdef Py_ssize_t _stripped_length(str text):
+    """``len(text.strip())``, without making the stripped text."""
+    cdef Py_ssize_t start = 0, end = len(text)
+    while start < end and Py_UNICODE_ISSPACE(text[start]):
+        start += 1
+    while end > start and Py_UNICODE_ISSPACE(text[end - 1]):
+        end -= 1
+    return end - start
+
+
+cdef int _take_text(
+    list texts, object text, Py_ssize_t* read, Py_ssize_t limit, Py_ssize_t shortest,
+    Py_ssize_t longest,
+) except -1:
+    """Append ``text`` (unless None) while the texts' total length stays within ``limit``, when
+    its length once stripped is from ``shortest`` to ``longest`` (no bound when negative); 0
+    when the total goes beyond ``limit`` (reading ends), else 1."""
+    cdef Py_ssize_t length
     if text is None:
         return 1
     read[0] += len(<str>text)
     if read[0] > limit:
         return 0
+    if shortest > 0 or longest >= 0:
+        length = _stripped_length(<str>text)
+        if length < shortest or 0 <= longest < length:
+            return 1
     texts.append(text)
     return 1
 
 
-def leading_texts(cetree._Element element not None, Py_ssize_t limit):
+def leading_texts(
+    cetree._Element element not None, Py_ssize_t limit, Py_ssize_t shortest=0,
+    Py_ssize_t longest=-1,
+):
     """The texts ``element.itertext()`` gives, as long as their total length is at most
-    ``limit`` (``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
+    ``limit``, whose length once stripped is from ``shortest`` to ``longest`` (no bound when
+    negative; ``fallbacks.leading_texts_pure``); None (the reference decides) for a subtree
     holding an entity reference."""
     cdef list texts = []
     cdef Py_ssize_t read = 0
@@ -836,14 +1204,14 @@ def leading_texts(cetree._Element element not None, Py_ssize_t limit):
     cdef xmlNode* node
     if top.type != XML_ELEMENT_NODE:
         return None
-    if not _take_text(texts, _collected_text(top.children), &read, limit):
+    if not _take_text(texts, _collected_text(top.children), &read, limit, shortest, longest):
         return texts
     node = top.children
     while node is not NULL and node is not top:
         if node.type == XML_ENTITY_REF_NODE:
             return None
         if node.type == XML_ELEMENT_NODE:  # its start: its text, then its children
-            if not _take_text(texts, _collected_text(node.children), &read, limit):
+            if not _take_text(texts, _collected_text(node.children), &read, limit, shortest, longest):
                 return texts
             if node.children is not NULL:
                 node = node.children
@@ -851,14 +1219,14 @@ def leading_texts(cetree._Element element not None, Py_ssize_t limit):
         if node.type == XML_ELEMENT_NODE or node.type == XML_COMMENT_NODE or (
             node.type == XML_PI_NODE
         ):  # its end: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest, longest):
                 return texts
         while node.next is NULL:
             node = node.parent
             if node is top or node is NULL:
                 return texts
             # the end of an element whose children were walked: its tail
-            if not _take_text(texts, _collected_text(node.next), &read, limit):
+            if not _take_text(texts, _collected_text(node.next), &read, limit, shortest, longest):
                 return texts
         node = node.next
     return texts

@@ -158,6 +158,8 @@ _NAME_PARTICLES: Final = frozenset(
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
 _DATELINE_NODE_CHARS: Final = 80
+#: Shortest text node read as a dateline.
+_SHORTEST_DATELINE: Final = 6
 #: Most elements named for a date whose text is read.
 MAX_DATED_ELEMENTS: Final = 50
 
@@ -209,26 +211,32 @@ def nearest_dateline(anchor: Element | None) -> str | None:
 def _dateline_in(element: Element, rejected: set[str]) -> str | None:
     """The first dateline in the first :data:`DATELINE_CHARS` characters of the texts of
     ``element``; the short texts tested and ``rejected`` (no dateline) are added to it."""
-    found = _speedups.leading_texts(element, DATELINE_CHARS) if _speedups is not None else None
-    for text in found if found is not None else leading_texts_pure(element, DATELINE_CHARS):
+    read = (DATELINE_CHARS, _SHORTEST_DATELINE, _DATELINE_NODE_CHARS)  # no other text returned
+    found = _speedups.leading_texts(element, *read) if _speedups is not None else None
+    for text in found if found is not None else leading_texts_pure(element, *read):
         stripped = text.strip()
-        if 6 <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
+        if _SHORTEST_DATELINE <= len(stripped) <= _DATELINE_NODE_CHARS and stripped not in rejected:
             if written_date(stripped):
                 return stripped
             rejected.add(stripped)
     return None
 
 
-def leading_texts_pure(element: Element, limit: int) -> list[str]:
+def leading_texts_pure(
+    element: Element, limit: int, shortest: int = 0, longest: int = -1
+) -> list[str]:
     """The texts of ``element`` (:meth:`itertext`) as long as their total length is at most
-    ``limit`` characters."""
+    ``limit`` characters, whose length once stripped is from ``shortest`` to ``longest`` (no
+    bound when negative; the others count towards ``limit``)."""
     texts: list[str] = []
     read = 0
     for text in map(str, element.itertext()):
         read += len(text)
         if read > limit:
             break
-        texts.append(text)
+        length = len(text.strip()) if shortest > 0 or longest >= 0 else 0
+        if shortest <= length and (longest < 0 or length <= longest):
+            texts.append(text)
     return texts
 
 
@@ -285,7 +293,12 @@ def _attributes(
 def _dated_elements(region: Element) -> list[Element]:
     """The first :data:`MAX_DATED_ELEMENTS` elements of ``region`` (``<script>`` aside) whose
     ``class`` holds ``date``, ``time``, ``publish`` or ``posted``, or whose ``id`` holds
-    ``date``, in document order."""
+    ``date``, in document order (by the compiled twin when built)."""
+    found: list[Element] | None = (
+        _speedups.date_named_elements(region, MAX_DATED_ELEMENTS) if _speedups is not None else None
+    )
+    if found is not None:
+        return found
     elements: list[Element] = []
     for value, element in _attributes(_CLASSES_AND_IDS, region, _DATE_CLASS):
         named = value.attrname == "class" or "date" in value
@@ -326,7 +339,12 @@ def _classed_bylines(region: Element) -> list[Element]:
     An element holds one exactly when the next such element in document order is below it, so
     each walk up from that next element ends at the element (its length is then paid by the
     elements walked, each once) or, at most :data:`MAX_BYLINES` times, at ``region``."""
-    named = [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
+    found = _speedups.byline_class_elements(region) if _speedups is not None else None
+    named = (
+        found
+        if found is not None
+        else [element for _, element in _attributes(_BYLINE_CLASSES, region, _BYLINE_CLASS)]
+    )
     elements: list[Element] = []
     for index, element in enumerate(named):
         if element.tag in _NOT_BYLINES:
@@ -340,6 +358,13 @@ def _classed_bylines(region: Element) -> list[Element]:
 
 
 def _author_elements(region: Element) -> list[Element]:
+    """The ``rel="author"`` links and ``itemprop="author"`` elements below ``region``, in
+    document order (by the compiled twin when built)."""
+    compiled: list[Element] | None = (
+        _speedups.author_elements(region) if _speedups is not None else None
+    )
+    if compiled is not None:
+        return compiled
     found = _AUTHOR_ELEMENTS(region)
     return [e for e in found if isinstance(e, etree._Element)] if isinstance(found, list) else []
 
@@ -399,10 +424,7 @@ def text_byline(region: Element) -> str | None:
     "Von", "Par", "Por", "Author:", ...; a label alone: the text of the element after it) and
     that names people whose names are capitalised (``By clicking Submit`` names none); None
     without one."""
-    for element in islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
-        text = element.text
-        if not text or not isinstance(element.tag, str) or _TEXT_LABEL.match(text) is None:
-            continue
+    for element in _labelled(region):
         byline = _collapsed_text(element, MAX_BYLINE_CHARS)
         if byline is not None and _TEXT_LABEL.fullmatch(byline):
             following = element.getnext()
@@ -410,6 +432,21 @@ def text_byline(region: Element) -> str | None:
         if byline is not None and _names_people(byline):
             return byline
     return None
+
+
+def _labelled(region: Element) -> Iterator[Element]:
+    """The elements among the first :data:`MAX_TEXT_BYLINE_ELEMENTS` of ``region.iter()`` whose
+    own text starts with a byline label (the compiled twin, when built, passes over those whose
+    text cannot)."""
+    found = (
+        _speedups.label_candidates(region, MAX_TEXT_BYLINE_ELEMENTS)
+        if _speedups is not None
+        else None
+    )
+    for element in found if found is not None else islice(region.iter(), MAX_TEXT_BYLINE_ELEMENTS):
+        text = element.text
+        if text and isinstance(element.tag, str) and _TEXT_LABEL.match(text) is not None:
+            yield element
 
 
 def _names_people(byline: str) -> bool:

@@ -10,7 +10,8 @@ kept in page order; the first ``<h1>`` is kept. Values keep page order; at most
 JSON-LD scripts are those whose ``type`` is ``application/ld+json`` (any case, parameters
 allowed). The same walk gathers the page's ``itemtype`` values (microdata is read only when
 one names a type that is read). The walk is made by the compiled twin of
-:func:`metadata_elements_pure` in ``page/_speedups`` when it is built.
+:func:`metadata_elements_pure` in ``page/_speedups`` when it is built (its
+``file_metadata_elements`` files the values too).
 """
 
 from __future__ import annotations
@@ -115,13 +116,27 @@ def metadata_elements_pure(root: Element) -> tuple[list[Element], list[str]]:
 
 
 def page_tags(root: Element) -> PageTags:
-    """Read the page's metadata elements by the rules of the module docstring."""
+    """Read the page's metadata elements by the rules of the module docstring (filed by the
+    compiled twin of :func:`_file_elements` when it is built)."""
+    tags = PageTags(root.get("lang") or root.get("xml:lang"))
+    read = (
+        _speedups.file_metadata_elements(root, tags, MAX_TAGS, MAX_TIMES)
+        if _speedups is not None
+        else None
+    )
+    if read is None:
+        read = _file_elements(tags, root)
+    if read < MAX_TAGS and root.getparent() is None:
+        tags.whole_tree = root
+    return tags
+
+
+def _file_elements(tags: PageTags, root: Element) -> int:
+    """File the metadata elements and ``itemtype`` values of the tree under ``root`` into
+    ``tags``; how many elements were read."""
     found = _speedups.metadata_elements(root, MAX_TAGS) if _speedups is not None else None
     elements, item_types = found if found is not None else metadata_elements_pure(root)
-    tags = PageTags(root.get("lang") or root.get("xml:lang"))
     tags.item_types = item_types
-    if len(elements) < MAX_TAGS and root.getparent() is None:
-        tags.whole_tree = root
     add, file_meta = tags.add, tags._file_meta
     for element in elements:  # the many metas, scripts and links are sorted out here
         tag = element.tag
@@ -138,7 +153,7 @@ def page_tags(root: Element) -> PageTags:
                 add(element)
         else:
             add(element)
-    return tags
+    return len(elements)
 
 
 _speedups = compiled_twin(f"{__name__.rsplit('.', 2)[0]}._speedups")
