@@ -15,17 +15,21 @@ type. Writes the ``learned-cv`` section of ``docs/benchmarks.md``.
 
     python benchmarks/learned_cv.py              # about 30 minutes on 2 cores
     python benchmarks/learned_cv.py --limit 300  # a quick look (first N pages of each set)
+    python benchmarks/learned_cv.py --cache /tmp/cv.pkl.gz  # keep (or reuse) the trained part
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import gzip
+import pickle
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
@@ -128,25 +132,72 @@ def _tuned(
     return tune_decoding([pages[i] for i in indices], [scores[i] for i in indices], grid).best
 
 
+def page_types(
+    datasets: Sequence[str], folds: int, limit: int | None
+) -> dict[tuple[str, str], tuple[str, float]]:
+    """Every page's out-of-fold page type and confidence, by (dataset, page id)."""
+    rows = page_type_rows([(name, str(resolve_dataset(name))) for name in datasets], limit=limit)
+    predicted = out_of_fold_page_types(rows, folds=folds)
+    return {(row.source, row.page_id): p for row, p in zip(rows, predicted, strict=True)}
+
+
 def page_routed(
     pages: Sequence[PageRows],
     sources: Sequence[str],
-    datasets: Sequence[str],
-    folds: int,
-    limit: int | None,
+    types: dict[tuple[str, str], tuple[str, float]],
 ) -> list[bool]:
     """Per page, whether ``mode=auto`` decodes it at the ``page`` point: its out-of-fold page
     type is not ``article``, with at least the shipped confidence threshold."""
-    rows = page_type_rows([(name, str(resolve_dataset(name))) for name in datasets], limit=limit)
-    predicted = out_of_fold_page_types(rows, folds=folds)
-    routed = {
-        (row.source, row.page_id): name != "article" and confidence >= PAGE_MODE_FROM
-        for row, (name, confidence) in zip(rows, predicted, strict=True)
-    }
-    return [
-        routed.get((source, page.page.id), False)
+    routed = [
+        types.get((source, page.page.id), ("article", 0.0))
         for page, source in zip(pages, sources, strict=True)
     ]
+    return [name != "article" and confidence >= PAGE_MODE_FROM for name, confidence in routed]
+
+
+def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
+    """What the cross-validation trains (the costly part): every page's rows and source, the
+    out-of-fold block scores of the model of article pages and of the model of every page,
+    and the out-of-fold page types; read from ``args.cache`` when it holds a run of the same
+    datasets, limit and folds, else computed (and kept there when ``args.cache`` is given).
+    None when a dataset is missing."""
+    settings = {
+        "datasets": args.datasets,
+        "limit": args.limit,
+        "folds": args.folds,
+        "trees": NUM_TREES,
+    }
+    if args.cache is not None and args.cache.exists():
+        with gzip.open(args.cache, "rb") as cached:
+            found: dict[str, Any] = pickle.load(cached)
+        if found["settings"] == settings:
+            print(f"out-of-fold scores and page types read from {args.cache}", file=sys.stderr)
+            return found
+    pages: list[PageRows] = []
+    sources: list[str] = []
+    for name in args.datasets:
+        root = DATASETS_ROOT / name
+        if not root.is_dir():
+            print(f"no {name} under {DATASETS_ROOT}", file=sys.stderr)
+            return None
+        rows = dataset_rows(str(root), limit=args.limit)
+        pages += rows
+        sources += [name] * len(rows)
+    run = {
+        "settings": settings,
+        "pages": pages,
+        "sources": sources,
+        # mode=article: each fold's model trained on the other folds' article pages of every
+        # dataset (the shipped recipe), scoring every page
+        "article_scores": out_of_fold_scores(pages, folds=args.folds, train_on=_is_article),
+        # mode=page: the model of every page
+        "page_scores": out_of_fold_scores(pages, folds=args.folds),
+        "page_types": page_types(args.datasets, args.folds, args.limit),
+    }
+    if args.cache is not None:
+        with gzip.open(args.cache, "wb") as cache:
+            pickle.dump(run, cache)
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,30 +208,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--datasets", nargs="+", default=list(SHIPPABLE), help="dataset names (shippable ones)"
     )
     parser.add_argument("--doc", type=Path, default=DOC)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the trained part (rows, out-of-fold scores and page types) in this file, "
+        "or read it from there: only the decoding is redone (filters changed, not features)",
+    )
     args = parser.parse_args(argv)
-    pages: list[PageRows] = []
-    sources: list[str] = []
-    for name in args.datasets:
-        root = DATASETS_ROOT / name
-        if not root.is_dir():
-            print(f"no {name} under {DATASETS_ROOT}", file=sys.stderr)
-            return 2
-        rows = dataset_rows(str(root), limit=args.limit)
-        pages += rows
-        sources += [name] * len(rows)
+    run = out_of_fold(args)
+    if run is None:
+        return 2
+    pages: list[PageRows] = run["pages"]
+    sources: list[str] = run["sources"]
+    article_scores, scores = run["article_scores"], run["page_scores"]
     articles = [i for i, p in enumerate(pages) if _is_article(p)]
     non_article = [i for i, p in enumerate(pages) if not _is_article(p)]
-    # mode=article: each fold's model trained on the other folds' article pages of every
-    # dataset (the shipped recipe), scoring every page; its decoding chosen on article pages
-    article_scores = out_of_fold_scores(pages, folds=args.folds, train_on=_is_article)
+    # each point's decoding chosen on its pages: article pages for mode=article, the others
+    # for mode=page (with reader comments kept, as that operating point keeps them)
     article_point = _tuned(pages, article_scores, articles)
-    # mode=page: the model of every page, its decoding chosen on the non-article pages (with
-    # reader comments kept, as that operating point keeps them)
-    scores = out_of_fold_scores(pages, folds=args.folds)
     page_point = _tuned(pages, scores, non_article or articles, keep_comments=True)
     article_counts = decoding_counts(pages, article_scores, article_point)
     page_counts = decoding_counts(pages, scores, page_point)
-    routed = page_routed(pages, sources, args.datasets, args.folds, args.limit)
+    routed = page_routed(pages, sources, run["page_types"])
     # 0/1 scores: the threshold keeps exactly the blocks scored 1, the gap score none more
     # (and no main-region rule: the chain has its own tree rule)
     exact = dataclasses.replace(page_point, group=None, keep_comments=False)

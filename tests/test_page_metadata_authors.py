@@ -204,3 +204,15 @@ def test_a_byline_written_as_text_under_the_headline(byline: str, names: tuple[s
         "</div></main></body></html>"
     )
     assert page_authors(html, "first") == names
+
+
+FORUM_THREAD = """<html><body><h2>ISO size keeps growing</h2>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/421">b.scherer</a></dt>
+</dl><div class="content"><p id="first">Why did the ISO size grow so fast?</p></div></div>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/77">galitsyn</a></dt>
+</dl><div class="content"><p>Firmware, mostly.</p></div></div></body></html>"""
+
+
+def test_a_forum_threads_first_username_is_its_author() -> None:
+    """The thread starter's ``class="username"`` (phpBB, XenForo); the replies' do not join."""
+    assert page_authors(FORUM_THREAD, "first") == ("b.scherer",)

@@ -1024,7 +1024,7 @@ cdef int _attribute_holds(
 
 
 cdef const char** _AUTHOR = [b"author", NULL]
-cdef const char** _BYLINE_CLASS = [b"author", b"byline", NULL]
+cdef const char** _BYLINE_CLASS = [b"author", b"byline", b"username", NULL]
 cdef const char** _DATE_CLASS = [b"date", b"time", b"publish", b"posted", NULL]
 cdef const char** _DATE_ID = [b"date", NULL]
 
@@ -1087,8 +1087,8 @@ def author_elements(cetree._Element element not None):
 
 
 def byline_class_elements(cetree._Element element not None):
-    """The elements below ``element`` whose ``class`` holds ``author`` or ``byline``, in
-    document order (what ``fallbacks._classed_bylines`` chooses from); None as for :func:`author_elements`."""
+    """The elements below ``element`` whose ``class`` holds ``author``, ``byline`` or
+    ``username``, in document order (what ``fallbacks._classed_bylines`` chooses from); None as for :func:`author_elements`."""
     return _named_elements(element, N_BYLINE, -1)
 
 

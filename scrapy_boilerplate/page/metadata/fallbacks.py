@@ -129,13 +129,15 @@ _AUTHOR_ELEMENTS: Final = etree.XPath(
 #: The ``class`` attributes below an element that name an author or a byline, in document order
 #: (matched by libxml2 on the attribute axis: no string is made for the others).
 _BYLINE_CLASSES: Final = etree.XPath(
-    "descendant::*/@class[contains(., 'author') or contains(., 'byline')]"
+    "descendant::*/@class[contains(., 'author') or contains(., 'byline')"
+    " or contains(., 'username')]"
 )
 #: The ``class`` and ``id`` attributes below an element, in document order: their words are
 #: matched in Python (libxml2's ``contains()`` in this union costs twice as much).
 _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id")
-#: The words a byline's ``class`` holds (substrings: ``post-author``, ``bylines``).
-_BYLINE_CLASS: Final = re.compile("author|byline")
+#: The words a byline's ``class`` holds (substrings: ``post-author``, ``bylines``; a forum
+#: thread's first ``username`` is its starter's).
+_BYLINE_CLASS: Final = re.compile("author|byline|username")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
@@ -372,8 +374,8 @@ def _author_elements(region: Element) -> list[Element]:
 def byline_names(region: Element) -> list[str]:
     """The texts of the bylines in ``region``: the first :data:`MAX_BYLINES` elements that are
     ``rel="author"`` links, hold ``itemprop="author"`` (its ``name`` when it has one: a
-    ``<meta itemprop="name">`` gives its ``content``) or whose ``class`` names an author or a
-    byline, in that order of kinds, outside reader comments
+    ``<meta itemprop="name">`` gives its ``content``) or whose ``class`` names an author, a
+    byline or a username (a forum's), in that order of kinds, outside reader comments
     (:func:`~..declarations.in_comment`), each text at most :data:`MAX_BYLINE_CHARS` long; of
     one kind, only the first element naming someone and those near it (:func:`_near`:
     co-authors' links in one byline; the bylines of answers, replies or other stories further
