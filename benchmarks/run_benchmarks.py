@@ -3,7 +3,9 @@
 
 Every extractor runs in its own subprocess (so its peak RSS is its own), over the same pages,
 one page at a time: the page is decoded to ``str`` first (not timed), then
-``time.perf_counter()`` brackets the extractor call (parsing included). The floor is the bare
+``time.perf_counter()`` (``--cpu``: the worker's CPU clock, ``time.thread_time()``, which waiting
+for a core on a shared machine does not inflate) brackets the extractor call (parsing
+included). The floor is the bare
 ``lxml.html.document_fromstring(html)`` of the same pages, timed the same way. Scores are
 computed in the worker after each timed call (see ``docs/evaluation.md`` for the metrics).
 
@@ -107,8 +109,12 @@ def _pages(datasets: Sequence[str], limit: int | None) -> Iterator[tuple[str, Pa
             yield name, page
 
 
-def run_worker(spec: str, datasets: Sequence[str], limit: int | None, out: Path) -> int:
-    """Run one extractor over the pages; write one JSON line per page, then a summary line."""
+def run_worker(
+    spec: str, datasets: Sequence[str], limit: int | None, out: Path, cpu: bool = False
+) -> int:
+    """Run one extractor over the pages; write one JSON line per page, then a summary line
+    (``cpu``: times by the thread's CPU clock, else by wall clock)."""
+    clock = time.thread_time if cpu else time.perf_counter
     try:
         extract = _floor_extractor() if spec == FLOOR else resolve_extractor(spec)
     except PeerUnavailableError as exc:
@@ -124,12 +130,12 @@ def run_worker(spec: str, datasets: Sequence[str], limit: int | None, out: Path)
                 with contextlib.suppress(Exception):
                     extract(html, page.url)
             error = None
-            start = time.perf_counter()
+            start = clock()
             try:
                 text = extract(html, page.url)
             except Exception as exc:
                 text, error = "", repr(exc)[:200]
-            seconds = time.perf_counter() - start
+            seconds = clock() - start
             count += 1
             record: dict[str, Any] = {
                 "dataset": dataset,
@@ -176,7 +182,9 @@ def _page_score(data: dict[str, Any]) -> PageScore:
     return PageScore(**{**data, **counts})
 
 
-def run_one(spec: str, datasets: Sequence[str], limit: int | None, workdir: Path) -> Run:
+def run_one(
+    spec: str, datasets: Sequence[str], limit: int | None, workdir: Path, cpu: bool = False
+) -> Run:
     out = workdir / f"{spec.replace(':', '_').replace('/', '_')}.jsonl"
     command = [
         sys.executable,
@@ -190,6 +198,8 @@ def run_one(spec: str, datasets: Sequence[str], limit: int | None, workdir: Path
     ]
     if limit is not None:
         command += ["--limit", str(limit)]
+    if cpu:
+        command.append("--cpu")
     started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True)
     run = Run(spec)
@@ -397,6 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bootstrap", type=int, default=300, help="bootstrap resamples")
     parser.add_argument("--out", type=Path, default=DOC, help="markdown file to update")
     parser.add_argument("--no-write", action="store_true", help="print the tables only")
+    parser.add_argument(
+        "--cpu", action="store_true", help="time by the workers' CPU clock (shared machines)"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -404,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.limit = args.limit or QUICK_LIMIT
         args.bootstrap = min(args.bootstrap, 100)
     if args.worker:
-        return run_worker(args.worker, args.datasets, args.limit, args.result)
+        return run_worker(args.worker, args.datasets, args.limit, args.result, args.cpu)
 
     datasets = [name for name in args.datasets if _exists(name)]
     if not datasets:
@@ -413,7 +426,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     specs = list(dict.fromkeys(args.extractors))
     print(f"running {len(specs)} extractors on {', '.join(datasets)}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as workdir, ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda s: run_one(s, datasets, args.limit, Path(workdir)), specs))
+        results = list(
+            pool.map(lambda s: run_one(s, datasets, args.limit, Path(workdir), args.cpu), specs)
+        )
     runs = {run.spec: run for run in results}
     scored = [run for run in results if run.available and run.spec != FLOOR]
 
@@ -464,12 +479,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             "Each extractor runs alone in its own subprocess (`--jobs 1`), over the same pages "
             "in the same order, one page at a time. A page is decoded to `str` first (BOM, "
-            "`<meta>`, sniffing; not timed); the time of a page is `time.perf_counter()` around "
-            "the one extractor call, parsing included; one untimed warm-up call precedes the "
-            f"first page. The floor `{FLOOR}` is `lxml.html.document_fromstring(html)` of the "
-            "same `str`. *Median ratio to lxml parse* is the median over pages of (extractor "
-            "time / parse time of that page). Peak RSS is `ru_maxrss` of the worker process "
-            "(libraries, one page and the scorer included). Metrics: see "
+            "`<meta>`, sniffing; not timed); the time of a page is "
+            f"{'`time.thread_time()` (CPU time)' if args.cpu else '`time.perf_counter()`'} "
+            "around the one extractor call, parsing included; one untimed warm-up call "
+            f"precedes the first page. The floor `{FLOOR}` is "
+            "`lxml.html.document_fromstring(html)` of the same `str`. *Median ratio to lxml "
+            "parse* is the median over pages of (extractor time / parse time of that page). "
+            "Peak RSS is `ru_maxrss` of the worker process (libraries, one page and the scorer "
+            "included). Metrics: see "
             "[evaluation.md](evaluation.md); ± is one bootstrap standard error "
             f"({args.bootstrap} page resamples).",
             "",

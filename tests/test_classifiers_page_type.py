@@ -42,6 +42,15 @@ def test_the_most_probable_type_wins_with_its_share_of_the_probabilities() -> No
     assert confidence == pytest.approx(_sigmoid(2.0) / (_sigmoid(2.0) + _sigmoid(-1.0)))
 
 
+def test_a_tie_goes_to_the_type_listed_first() -> None:
+    model = PageTypeModel(
+        {"forum": _constant(-3.0), "listing": _constant(1.0), "article": _constant(1.0)}
+    )
+    name, confidence = classify_page_type(model, ROW)
+    assert name == "listing"
+    assert confidence == pytest.approx(_sigmoid(1.0) / (2 * _sigmoid(1.0) + _sigmoid(-3.0)))
+
+
 def test_a_model_of_other_features_is_refused() -> None:
     with pytest.raises(ValueError, match="other page features"):
         PageTypeModel({"article": _constant(0.0, ("words",))})

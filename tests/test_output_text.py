@@ -16,6 +16,7 @@ from scrapy_boilerplate.output.text import article_text, tidy_text
         ("end .\nnext", "end.\nnext"),  # punctuation followed by a line break
         ("v 2 .5", "v 2 .5"),  # not when a word follows the punctuation directly
         ("a  \u00a0 b", "a b"),  # kept spaces become spaces, runs collapse
+        ("a" + " " * 9 + "b  c .", "a b c."),  # a run of any length, then the punctuation
         ("a\u2007\u202f\x85b", "a b"),
         ("plain text", "plain text"),
         (" lead and trail ", " lead and trail "),  # lines are not stripped

@@ -138,7 +138,7 @@ def test_format_characters_and_spaces_show_nothing(text: str) -> None:
     assert shows_nothing(text)
 
 
-@pytest.mark.parametrize("text", ["", " ", "\xa0", "a\u200b", "\u200b."])
+@pytest.mark.parametrize("text", ["", " ", "\xa0", "a\u200b", "7\u200b", "\u200b.", "\u200bx"])
 def test_text_or_mere_whitespace_is_not_format_characters_only(text: str) -> None:
     assert not shows_nothing(text)
 

@@ -69,6 +69,12 @@ _PUNCTUATION_END: Final = tuple(".!?:;\"'”’)…")
 _STRUCTURE_WIDTH: Final = len(structure_feature_names())
 _STRUCTURE_START: Final = len(_TEXT) + len(_RULES) + len(WINDOW_OFFSETS) * len(_WINDOW) + len(_PAGE)
 _WIDTH: Final = _STRUCTURE_START + _STRUCTURE_WIDTH + len(METADATA_FEATURES)
+#: The steps of the ``article-rules`` chain that :func:`rule_decisions` runs (stateless filters,
+#: built once).
+_FIND_END_MARKERS: Final = TerminatingBlocksFinder()
+_CUT_AFTER_END: Final = IgnoreBlocksAfterContentFilter()
+_GROUP: Final = AncestorGroupingFilter(2, 0.5)
+_FILL_GAPS: Final = FillContentGapsFilter()
 _features = compiled_twin(f"{__package__}._features")
 #: True when :func:`feature_matrix` runs its compiled twin.
 ACCELERATED: Final = _features is not None
@@ -95,12 +101,12 @@ def rule_decisions(doc: TextDocument) -> list[list[bool]]:
     density = neighbour_decisions(blocks, DENSITY_RULES.rule)  # only recorded: not applied
     NUM_WORDS_RULES(doc)
     numwords = [block.is_content for block in blocks]
-    TerminatingBlocksFinder()(doc)
-    IgnoreBlocksAfterContentFilter()(doc)
+    _FIND_END_MARKERS(doc)
+    _CUT_AFTER_END(doc)
     before_end = [block.is_content for block in blocks]
-    AncestorGroupingFilter(2, 0.5)(doc)
+    _GROUP(doc)
     grouped = [block.is_content for block in blocks]
-    FillContentGapsFilter()(doc)
+    _FILL_GAPS(doc)
     article = [block.is_content for block in blocks]
     return [numwords, density, before_end, grouped, article]
 

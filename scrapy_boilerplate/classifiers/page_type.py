@@ -72,12 +72,15 @@ def classify_page_type(model: PageTypeModel, row: list[float]) -> tuple[str, flo
     """The most probable page type of a feature row and its share (0-1) of the summed
     probabilities; ties go to the type listed first in the model."""
     values = array("d", row)
-    probabilities = {
-        name: predict_proba(ensemble, values, 1)[0] for name, ensemble in model.ensembles.items()
-    }
-    best = max(probabilities, key=probabilities.__getitem__)
-    total = sum(probabilities.values())
-    return best, probabilities[best] / total if total > 0 else 0.0
+    names = iter(model.ensembles)
+    best_type = next(names)
+    best = total = predict_proba(model.ensembles[best_type], values, 1)[0]
+    for name in names:
+        probability = predict_proba(model.ensembles[name], values, 1)[0]
+        total += probability  # in model order, as sum() adds
+        if probability > best:  # strictly (as max()): a tie keeps the type listed first
+            best_type, best = name, probability
+    return best_type, best / total if total > 0 else 0.0
 
 
 @dataclass(frozen=True)

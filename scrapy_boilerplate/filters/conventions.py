@@ -250,7 +250,7 @@ class NewsConventionsFilter:
         while index < len(blocks):
             block = blocks[index]
             rule = None
-            if block.is_content:
+            if block.is_content and block.num_words <= _MOST_WORDS:  # boilerplate_line passes them
                 rule = boilerplate_line(block, credits=not self.keep_captions)
             end = _related_run(blocks, index) if rule == "related" else index + 1
             if rule is not None:

@@ -12,7 +12,6 @@ from ..page.tokens import shows_nothing
 __all__ = ["article_text", "comments_text", "tidy_text"]
 
 # Block texts hold no whitespace but the space and the characters Java keeps (NBSP ...).
-_SPACE_RUN = re.compile(" {2,}")
 _KEPT_SPACES = "\xa0\u2007\u202f\x85"
 # Anchors force a space on both sides ("see <a>here</a>." -> "see here ."); undo it for display.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r" (?=[.,;:!?)\]](?:\s|$))")
@@ -27,7 +26,7 @@ def article_text(blocks: Sequence[TextBlock]) -> str:
     removed; a merged block contributes one paragraph per line.
     """
     text = tidy_text("\n".join(block.text for block in blocks if block.is_content))
-    lines = (line.strip() for line in text.split("\n"))
+    lines = map(str.strip, text.split("\n"))
     return "\n\n".join(line for line in lines if line and not shows_nothing(line))
 
 
@@ -52,8 +51,9 @@ def tidy_text(text: str) -> str:
     for space in _KEPT_SPACES:
         if space in text:
             text = text.replace(space, " ")
-    if "  " in text:  # the substring tests skip the regex scans of most texts
-        text = _SPACE_RUN.sub(" ", text)
-    if any(pair in text for pair in _SPACED_PUNCTUATION):
-        text = _SPACE_BEFORE_PUNCTUATION.sub("", text)
+    while "  " in text:  # each pass halves every space run: a few passes beat a regex scan
+        text = text.replace("  ", " ")
+    for pair in _SPACED_PUNCTUATION:  # the substring tests skip the regex scan of most texts
+        if pair in text:
+            return _SPACE_BEFORE_PUNCTUATION.sub("", text)
     return text

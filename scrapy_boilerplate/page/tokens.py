@@ -167,6 +167,8 @@ def shows_nothing(text: str) -> bool:
     """Whether ``text`` is format characters (Unicode category Cf: zero-width spaces and
     joiners, direction marks, soft hyphens, the byte order mark), at least one, and whitespace
     only: a reader sees nothing of it."""
+    if text[:1].isalnum():  # the common case, told without a look-up per character
+        return False
     seen_format = False
     for char in text:
         if unicodedata.category(char) == "Cf":
