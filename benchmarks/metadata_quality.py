@@ -539,8 +539,9 @@ def report(pages: Sequence[Page], runs: dict[str, list[Prediction]], command: st
         "Means over the pages whose gold has the field (see the script's docstring for the "
         "normalisation); a date that is not ISO 8601 counts as wrong. htmldate and trafilatura "
         "give days only (no instant). `ours (before)` is the package at the commit named in the "
-        "command. Cost: CPU time of our metadata reader (+ our title finder) on the parsed "
-        "page; a peer's whole call.",
+        "command, run from its sources without the compiled speedups (same outputs, pure-Python "
+        "cost: its cost row is not comparable with ours). Cost: CPU time of our metadata "
+        "reader (+ our title finder) on the parsed page; a peer's whole call.",
         "",
     ]
     for dataset in DATASETS:
