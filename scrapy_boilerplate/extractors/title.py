@@ -23,7 +23,9 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
    ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``);
 3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
 
-A reported ``<h1>`` loses the pilcrow of a section link (``Models¶``).
+A reported ``<h1>`` is read as a reader sees it, a line break (``<br>``, a ``<div>`` ...) being
+a space (:func:`~..page.tags.spaced_text`), and loses the pilcrow of a section link
+(``Models¶``).
 """
 
 from __future__ import annotations
@@ -192,8 +194,8 @@ def _headings_and_meta_title(doc: TextDocument) -> tuple[list[Heading], str | No
 
 def _find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
-    headings = [text for text, _ in _headings_and_meta_title(doc)[0]]
-    meta = _headings_and_meta_title(doc)[1]
+    found, meta = _headings_and_meta_title(doc)
+    headings = [text for text, _ in found]
     if meta:
         headings.append(strip_site_name(meta) if title else meta)
     if title:
