@@ -202,21 +202,12 @@ def _first_word(text: str) -> str:
     return words[0].casefold() if words else ""
 
 
-def _headline_test(headline: str | None) -> Callable[[TextBlock], bool] | None:
-    """A test of whether a block's text is ``headline`` (whitespace collapsed, case ignored;
-    the first word decides most blocks without normalising their text); None without one."""
-    if not headline:
-        return None
-    wanted = " ".join(headline.split()).casefold()
-    first_word = wanted.split(" ", 1)[0]
-
-    def is_headline(block: TextBlock) -> bool:
-        return (
-            _first_word(block.text) == first_word
-            and " ".join(block.text.split()).casefold() == wanted
-        )
-
-    return is_headline
+def _is_headline(block: TextBlock, wanted: str, first_word: str) -> bool:
+    """Whether ``block``'s text is the headline ``wanted`` (whitespace-collapsed, case-folded;
+    ``first_word`` its first word, which decides most blocks without normalising their text)."""
+    return (
+        _first_word(block.text) == first_word and " ".join(block.text.split()).casefold() == wanted
+    )
 
 
 @dataclass(frozen=True)
@@ -231,13 +222,15 @@ class LeadFilter:
     headline: Callable[[TextDocument], str | None]
 
     def __call__(self, doc: TextDocument) -> bool:
-        is_headline = _headline_test(self.headline(doc))
-        if is_headline is None:
+        headline = self.headline(doc)
+        if not headline:
             return False
+        wanted = " ".join(headline.split()).casefold()
+        first_word = wanted.split(" ", 1)[0]
         blocks = doc.blocks
         found = None  # the index of the last headline block before the body
         for index, block in enumerate(blocks):
-            if is_headline(block):
+            if _is_headline(block, wanted, first_word):
                 found = index
             elif block.is_content:
                 break
@@ -268,12 +261,14 @@ class DropHeadlineFilter:
     headline: Callable[[TextDocument], str | None]
 
     def __call__(self, doc: TextDocument) -> bool:
-        is_headline = _headline_test(self.headline(doc))
-        if is_headline is None:
+        headline = self.headline(doc)
+        if not headline:
             return False
+        wanted = " ".join(headline.split()).casefold()
+        first_word = wanted.split(" ", 1)[0]
         changed = False
         for block in doc.blocks:
-            if block.is_content and is_headline(block):
+            if block.is_content and _is_headline(block, wanted, first_word):
                 block.is_content = False
                 changed = True
         return changed
