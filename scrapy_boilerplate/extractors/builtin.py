@@ -49,7 +49,6 @@ from ..filters.regions import (
     DropHeadlineFilter,
     KeepCaptionsFilter,
     KeepCommentsFilter,
-    LeadFilter,
 )
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter
 from ..filters.selection import (
@@ -385,7 +384,6 @@ def _operating_point_chain(
                 int(group["depth"]), float(group["min_share"]), float(group["keep_score"])
             )
         )
-        chain.append(LeadFilter(find_title))
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())

@@ -35,10 +35,6 @@ __all__ = [
     "comment_elements",
     "comments_of",
     "DropHeadlineFilter",
-    "LeadFilter",
-    "MAX_LEAD_BLOCKS",
-    "MAX_LEAD_WORDS",
-    "MIN_LEAD_SCORE",
     "KeepCaptionsFilter",
     "KeepCommentsFilter",
     "CAPTION_PATTERN",
@@ -51,11 +47,6 @@ __all__ = [
 CAPTION_PATTERN: Final = re.compile(r"caption|credit", re.I)
 CAPTION_LEVELS: Final = 3
 MAX_COMMENT_LINK_DENSITY: Final = 0.5
-#: Most blocks and words of a lead that :class:`LeadFilter` puts back, and the least score of
-#: each (chosen on the cross-validation's out-of-fold scores, see ``docs/extractors.md``).
-MAX_LEAD_BLOCKS: Final = 2
-MAX_LEAD_WORDS: Final = 80
-MIN_LEAD_SCORE: Final = 0.5
 _CAPTION_TAGS: Final = frozenset({"figcaption", "figure"})
 _PAGE_TAGS: Final = frozenset({"body", "html"})
 
@@ -202,57 +193,6 @@ def _first_word(text: str) -> str:
     return words[0].casefold() if words else ""
 
 
-def _is_headline(block: TextBlock, wanted: str, first_word: str) -> bool:
-    """Whether ``block``'s text is the headline ``wanted`` (whitespace-collapsed, case-folded;
-    ``first_word`` its first word, which decides most blocks without normalising their text)."""
-    return (
-        _first_word(block.text) == first_word and " ".join(block.text.split()).casefold() == wanted
-    )
-
-
-@dataclass(frozen=True)
-class LeadFilter:
-    """The lead (standfirst) of a story back in the text: between the headline block and the
-    first other content block, the blocks the main-region rule dropped (label
-    ``OUTSIDE_MAIN_GROUP``) with a score of at least :data:`MIN_LEAD_SCORE` become content
-    again, when there are at most :data:`MAX_LEAD_BLOCKS` of them with at most
-    :data:`MAX_LEAD_WORDS` words (a summary above the body, often in its own container).
-    Nothing changes without a headline block before the body."""
-
-    headline: Callable[[TextDocument], str | None]
-
-    def __call__(self, doc: TextDocument) -> bool:
-        headline = self.headline(doc)
-        if not headline:
-            return False
-        wanted = " ".join(headline.split()).casefold()
-        first_word = wanted.split(" ", 1)[0]
-        blocks = doc.blocks
-        found = None  # the index of the last headline block before the body
-        for index, block in enumerate(blocks):
-            if _is_headline(block, wanted, first_word):
-                found = index
-            elif block.is_content:
-                break
-        else:
-            return False
-        if found is None:
-            return False
-        lead = [
-            block
-            for block in blocks[found + 1 : index]
-            if L.OUTSIDE_MAIN_GROUP in block.labels and (block.score or 0.0) >= MIN_LEAD_SCORE
-        ]
-        if not lead or len(lead) > MAX_LEAD_BLOCKS:
-            return False
-        if sum(block.num_words for block in lead) > MAX_LEAD_WORDS:
-            return False
-        for block in lead:
-            block.is_content = True
-            block.labels.discard(L.OUTSIDE_MAIN_GROUP)
-        return True
-
-
 @dataclass(frozen=True)
 class DropHeadlineFilter:
     """Content blocks whose text is the headline (``headline(doc)``, compared with whitespace
@@ -268,7 +208,10 @@ class DropHeadlineFilter:
         first_word = wanted.split(" ", 1)[0]
         changed = False
         for block in doc.blocks:
-            if block.is_content and _is_headline(block, wanted, first_word):
+            # The first word decides most blocks without normalising all their text.
+            if not block.is_content or _first_word(block.text) != first_word:
+                continue
+            if " ".join(block.text.split()).casefold() == wanted:
                 block.is_content = False
                 changed = True
         return changed
