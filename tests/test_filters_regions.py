@@ -9,7 +9,9 @@ from scrapy_boilerplate.filters.regions import (
     DropHeadlineFilter,
     KeepCaptionsFilter,
     KeepCommentsFilter,
+    LeadFilter,
     is_comment_name,
+    lead_candidates,
 )
 from scrapy_boilerplate.model import labels as L
 from scrapy_boilerplate.model.document import TextDocument
@@ -82,6 +84,57 @@ def test_the_headline_leaves_the_text() -> None:
     assert DropHeadlineFilter(lambda _: "big news")(doc) is True
     assert content(doc) == ["Body text here."]
     assert DropHeadlineFilter(lambda _: None)(doc) is False
+
+
+LEAD_PAGE = b"""<html><body><div class="nav"><p>Home | World</p></div>
+<header><h1>Storm hits the coast</h1><p class="lead">Thousands without power after the
+storm, the worst in a decade.</p><p class="byline">By A. Writer</p></header>
+<div class="body"><p>The storm reached the coast on Monday night.</p>
+<p>Power was restored to most homes by Wednesday.</p></div></body></html>"""
+
+
+def lead_doc(lead_score: float = 0.6) -> TextDocument:
+    """The page after the main-region rule: the body content, the lead dropped outside it."""
+    doc = segment(parse_html(LEAD_PAGE))
+    for block in doc.blocks:
+        block.score = 0.9 if block.text.startswith(("The storm", "Power")) else 0.1
+        block.is_content = block.score > 0.5
+        if block.text.startswith("Thousands"):
+            block.score = lead_score
+            block.labels.add(L.OUTSIDE_MAIN_GROUP)
+    return doc
+
+
+def test_the_lead_under_the_headline_comes_back() -> None:
+    doc = lead_doc()
+    assert LeadFilter(lambda _: "Storm hits the coast")(doc) is True
+    assert content(doc)[0].startswith("Thousands without power")
+    assert len(content(doc)) == 3  # the byline, scored low, stays out
+
+
+def test_lead_candidates_are_the_scored_short_blocks_right_under_the_headline() -> None:
+    doc = lead_doc()
+    assert [block.text[:9] for block in lead_candidates(doc, "Storm hits the coast")] == [
+        "Thousands"
+    ]  # the byline right after it scores 0.1
+    assert lead_candidates(doc, None) == [] and lead_candidates(doc, "Not here") == []
+    assert lead_candidates(lead_doc(lead_score=0.3), "Storm hits the coast") == []
+
+
+@pytest.mark.parametrize(
+    ("headline", "lead_score"),
+    [
+        (None, 0.6),  # no headline
+        ("A headline not on the page", 0.6),
+        ("Storm hits the coast", 0.3),  # the model did not take it for content
+    ],
+)
+def test_no_lead_without_a_headline_block_or_a_score(
+    headline: str | None, lead_score: float
+) -> None:
+    doc = lead_doc(lead_score)
+    assert LeadFilter(lambda _: headline)(doc) is False
+    assert not any(block.text.startswith("Thousands") for block in doc.blocks if block.is_content)
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,18 @@ def test_a_scored_template_block_stays_when_its_score_minus_the_penalty_reaches_
     assert not any(block.is_content for block in unscored.blocks if "Subscribe" in block.text)
 
 
+def test_a_block_the_chain_exempts_is_left_as_the_model_decided() -> None:
+    templates = site_templates().hashes
+    doc = segment(parse_html(page(20)))
+    promo = next(block for block in doc.blocks if "Subscribe" in block.text)
+    nav = next(block for block in doc.blocks if "Home" in block.text)
+    for block in doc.blocks:
+        block.is_content, block.score = True, 0.6
+    SiteTemplateFilter(templates, penalty=0.55, threshold=0.25, exempt=lambda _: [promo])(doc)
+    assert promo.is_content and promo.score == 0.6 and L.SITE_TEMPLATE in promo.labels
+    assert not nav.is_content and nav.score == 0.0  # not exempt: 0.6 - 0.55 < 0.25
+
+
 ABOUT = (
     "The Daily Example is an independent newspaper founded in 1901 and owned by a trust of its "
     "readers; letters to the editor are welcome and may be edited for length and clarity."

@@ -9,7 +9,7 @@ Citations "reference §N" and "Q<n>" point to ``docs/reference-quirks.md``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..classifiers.crf import load_victor_model
@@ -49,6 +49,8 @@ from ..filters.regions import (
     DropHeadlineFilter,
     KeepCaptionsFilter,
     KeepCommentsFilter,
+    LeadFilter,
+    lead_candidates,
 )
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter
 from ..filters.selection import (
@@ -61,7 +63,7 @@ from ..filters.selection import (
 )
 from ..filters.tree import AncestorGroupingFilter
 from ..model.context import NO_CONTEXT, ExtractionContext
-from ..model.document import TextDocument
+from ..model.document import TextBlock, TextDocument
 from ..model.options import Option
 from ..site.filter import SiteTemplateElements, SiteTemplateFilter
 from ..site.templates import templates_of
@@ -174,12 +176,20 @@ def _site_templates(
     context: ExtractionContext,
     penalty: float = 1.0,
     threshold: float = 0.5,
+    exempt: Callable[[TextDocument], Iterable[TextBlock]] | None = None,
 ) -> list[Filter]:
     """The site-template filter when the option is on and the context carries templates."""
     templates = templates_of(context) if options["site_templates"] else None
     if templates is None:
         return []
-    return [SiteTemplateFilter(templates.hashes, penalty=penalty, threshold=threshold)]
+    return [
+        SiteTemplateFilter(templates.hashes, penalty=penalty, threshold=threshold, exempt=exempt)
+    ]
+
+
+def _lead_of(doc: TextDocument) -> list[TextBlock]:
+    """The blocks that may be ``doc``'s lead under its headline (:func:`lead_candidates`)."""
+    return lead_candidates(doc, find_title(doc))
 
 
 #: Block classifiers the ``article`` extractor can start from.
@@ -371,7 +381,7 @@ def _operating_point_chain(
         model.metadata.get(point.threshold_key, point.threshold)
     )
     chain: list[Filter] = [LearnedBlockClassifier(model, find_title, threshold)]
-    chain += _site_templates(options, context, options["template_penalty"], threshold)
+    chain += _site_templates(options, context, options["template_penalty"], threshold, _lead_of)
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
@@ -384,6 +394,7 @@ def _operating_point_chain(
                 int(group["depth"]), float(group["min_share"]), float(group["keep_score"])
             )
         )
+        chain.append(LeadFilter(find_title))
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())

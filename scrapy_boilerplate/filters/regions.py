@@ -35,6 +35,11 @@ __all__ = [
     "comment_elements",
     "comments_of",
     "DropHeadlineFilter",
+    "LeadFilter",
+    "lead_candidates",
+    "MAX_LEAD_BLOCKS",
+    "MAX_LEAD_WORDS",
+    "MIN_LEAD_SCORE",
     "KeepCaptionsFilter",
     "KeepCommentsFilter",
     "CAPTION_PATTERN",
@@ -47,6 +52,11 @@ __all__ = [
 CAPTION_PATTERN: Final = re.compile(r"caption|credit", re.I)
 CAPTION_LEVELS: Final = 3
 MAX_COMMENT_LINK_DENSITY: Final = 0.5
+#: Most blocks and words of a lead that :class:`LeadFilter` puts back, and the least score of
+#: each (chosen on the cross-validation's out-of-fold scores, see ``docs/extractors.md``).
+MAX_LEAD_BLOCKS: Final = 2
+MAX_LEAD_WORDS: Final = 80
+MIN_LEAD_SCORE: Final = 0.5
 _CAPTION_TAGS: Final = frozenset({"figcaption", "figure"})
 _PAGE_TAGS: Final = frozenset({"body", "html"})
 
@@ -193,6 +203,82 @@ def _first_word(text: str) -> str:
     return words[0].casefold() if words else ""
 
 
+def _headline_test(headline: str | None) -> Callable[[TextBlock], bool] | None:
+    """A test of whether a block's text is ``headline``, whitespace collapsed and case folded
+    (None without a headline); the first word decides most blocks without normalising them."""
+    if not headline:
+        return None
+    wanted = " ".join(headline.split()).casefold()
+    first_word = wanted.split(" ", 1)[0]
+
+    def is_headline(block: TextBlock) -> bool:
+        text = block.text
+        return _first_word(text) == first_word and " ".join(text.split()).casefold() == wanted
+
+    return is_headline
+
+
+def lead_candidates(doc: TextDocument, headline: str | None) -> list[TextBlock]:
+    """The blocks of ``doc`` that may be a story's lead: among the :data:`MAX_LEAD_BLOCKS`
+    blocks right after each block whose text is ``headline`` (compared as
+    :class:`DropHeadlineFilter` does), those scored at least :data:`MIN_LEAD_SCORE`, when they
+    hold at most :data:`MAX_LEAD_WORDS` words together (none without a headline or scores)."""
+    is_headline = _headline_test(headline)
+    if is_headline is None:
+        return []
+    blocks = doc.blocks
+    found: list[TextBlock] = []
+    for index, block in enumerate(blocks):
+        if not is_headline(block):
+            continue
+        after = blocks[index + 1 : index + 1 + MAX_LEAD_BLOCKS]
+        lead = [b for b in after if (b.score or 0.0) >= MIN_LEAD_SCORE]
+        if sum(b.num_words for b in lead) <= MAX_LEAD_WORDS:
+            found += lead
+    return found
+
+
+@dataclass(frozen=True)
+class LeadFilter:
+    """The lead (standfirst) of a story back in the text: between the headline block and the
+    first other content block, the blocks the main-region rule dropped (label
+    ``OUTSIDE_MAIN_GROUP``) with a score of at least :data:`MIN_LEAD_SCORE` become content
+    again, when there are at most :data:`MAX_LEAD_BLOCKS` of them with at most
+    :data:`MAX_LEAD_WORDS` words (a summary above the body, often in its own container).
+    Nothing changes without a headline block before the body."""
+
+    headline: Callable[[TextDocument], str | None]
+
+    def __call__(self, doc: TextDocument) -> bool:
+        is_headline = _headline_test(self.headline(doc))
+        if is_headline is None:
+            return False
+        blocks = doc.blocks
+        found = None  # the index of the last headline block before the body
+        for index, block in enumerate(blocks):
+            if is_headline(block):
+                found = index
+            elif block.is_content:
+                break
+        else:
+            return False
+        if found is None:
+            return False
+        lead = [
+            block
+            for block in blocks[found + 1 : index]
+            if L.OUTSIDE_MAIN_GROUP in block.labels and (block.score or 0.0) >= MIN_LEAD_SCORE
+        ]
+        if not lead or len(lead) > MAX_LEAD_BLOCKS:
+            return False
+        if sum(block.num_words for block in lead) > MAX_LEAD_WORDS:
+            return False
+        for block in lead:
+            block.is_content = True
+            block.labels.discard(L.OUTSIDE_MAIN_GROUP)
+        return True
+
+
 @dataclass(frozen=True)
 class DropHeadlineFilter:
     """Content blocks whose text is the headline (``headline(doc)``, compared with whitespace
@@ -201,17 +287,12 @@ class DropHeadlineFilter:
     headline: Callable[[TextDocument], str | None]
 
     def __call__(self, doc: TextDocument) -> bool:
-        headline = self.headline(doc)
-        if not headline:
+        is_headline = _headline_test(self.headline(doc))
+        if is_headline is None:
             return False
-        wanted = " ".join(headline.split()).casefold()
-        first_word = wanted.split(" ", 1)[0]
         changed = False
         for block in doc.blocks:
-            # The first word decides most blocks without normalising all their text.
-            if not block.is_content or _first_word(block.text) != first_word:
-                continue
-            if " ".join(block.text.split()).casefold() == wanted:
+            if block.is_content and is_headline(block):
                 block.is_content = False
                 changed = True
         return changed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..model import labels as L
@@ -25,6 +25,8 @@ class SiteTemplateFilter:
     * a block with a score (a learned classifier ran before) whose score minus ``penalty``
       (0-1) still reaches ``threshold`` is left as the model decided, score unchanged (the
       model is sure: a recurring lead or standfirst format);
+    * a block ``exempt(doc)`` names is left as the model decided (``article`` names the
+      story's lead under the headline, which a site repeats the container of);
     * any other block is dropped: all of them without scores, or with ``penalty`` = 1.
 
     A dropped block loses its content flag, its score (if any) becomes 0 and it gets the
@@ -37,12 +39,15 @@ class SiteTemplateFilter:
     text_cover: float | None = COVER
     penalty: float = 1.0
     threshold: float = 0.5
+    exempt: Callable[[TextDocument], Iterable[TextBlock]] | None = None
 
     def __call__(self, doc: TextDocument) -> bool:
         changed = False
-        for block in template_blocks(doc, self.templates, self.cover, self.text_cover):
+        inside = template_blocks(doc, self.templates, self.cover, self.text_cover)
+        exempt = {id(block) for block in self.exempt(doc)} if inside and self.exempt else set()
+        for block in inside:
             block.labels.add(L.SITE_TEMPLATE)
-            if self._sure(block.score):
+            if self._sure(block.score) or id(block) in exempt:
                 continue
             block.labels.add(L.STRICTLY_NOT_CONTENT)
             changed = changed or block.is_content or bool(block.score)

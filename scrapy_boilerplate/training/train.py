@@ -18,7 +18,12 @@ from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
 from ..filters.comment_sections import CommentSectionFilter
 from ..filters.conventions import NewsConventionsFilter
-from ..filters.regions import CommentRegionFilter, DropHeadlineFilter, KeepCommentsFilter
+from ..filters.regions import (
+    CommentRegionFilter,
+    DropHeadlineFilter,
+    KeepCommentsFilter,
+    LeadFilter,
+)
 from ..filters.scores import ScoreGapFilter, ScoreGroupFilter, ScoreThresholdFilter
 from ..model.document import TextDocument, blocks_from_rows
 from ..output.text import article_text
@@ -142,6 +147,7 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
     NewsConventionsFilter()(doc)
     if decoding.group is not None:
         decoding.group(doc)
+        LeadFilter(lambda _: page.title)(doc)
     DropHeadlineFilter(lambda _: page.title)(doc)
     if decoding.keep_comments:
         KeepCommentsFilter()(doc)
