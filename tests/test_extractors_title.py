@@ -134,3 +134,28 @@ def test_a_line_break_inside_the_h1_separates_its_words() -> None:
         "<body><h1>Data Analytics<span><br>Agency</span></h1><p>text</p></body>"
     )
     assert title_of(html) == "Data Analytics Agency"
+
+
+KICKER_PAGE = (
+    "<title>Ehrengast der Buchmesse: Was lesen die Philippinen? | Zeitung</title>"
+    '<meta property="og:title" content="Ehrengast der Buchmesse: Was lesen die Philippinen?">'
+    '<body><h1><span class="kicker">{kicker}</span>{between}Ehrengast der Buchmesse: '
+    "Was lesen die Philippinen?</h1><p>text</p></body>"
+)
+
+
+@pytest.mark.parametrize(
+    ("kicker", "between"),
+    [("Kultur", " : "), ("Dec 18 2025", " "), ("Minderheit in Syrien", " - ")],
+)
+def test_a_kicker_of_its_own_inside_the_h1_is_no_part_of_the_headline(
+    kicker: str, between: str
+) -> None:
+    page = KICKER_PAGE.format(kicker=kicker, between=between)
+    assert title_of(page) == "Ehrengast der Buchmesse: Was lesen die Philippinen?"
+
+
+def test_an_h1_longer_than_the_og_title_in_one_text_keeps_its_words() -> None:
+    # no element of its own before the og:title: the visible headline stays whole
+    page = KICKER_PAGE.replace('<span class="kicker">{kicker}</span>{between}', "Kultur: ")
+    assert title_of(page) == "Kultur: Ehrengast der Buchmesse: Was lesen die Philippinen?"

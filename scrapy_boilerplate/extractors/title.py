@@ -14,7 +14,9 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
 1. the first ``<h1>`` that is not the site name and whose words are at least
    :data:`MIN_H1_SHARE` in the ``<title>`` or ``og:title`` (the visible headline; an SEO
    ``<title>`` often words it differently), without end parts naming the site (``Headline –
-   Site``); an ``<h1>`` is the site name when it equals the
+   Site``), and without a kicker: an ``<h1>`` that is the ``og:title`` after the text of an
+   element of its own (a topic label or a date: ``<h1><span>Kultur</span>: Ehrengast
+   …</h1>``) gives the ``og:title``; an ``<h1>`` is the site name when it equals the
    ``og:site_name``/``application-name`` or a label of the page's host name, or when it equals
    the last part of a ``<title>`` split at its separators and no other part is one of those
    (a site-logo ``<h1>`` such as "Salon");
@@ -55,6 +57,8 @@ MAX_HEADLINE_CHARS = 300
 #: Share of an ``<h1>``'s words that must be in the ``<title>`` or ``og:title`` for
 #: :func:`article_title`.
 MIN_H1_SHARE = 0.4
+#: What a kicker's text loses at its ends before it is compared (spaces and separators).
+_KICKER_STRIP = " :-–—|·»"
 
 
 def _normalise(text: str) -> str:
@@ -235,14 +239,32 @@ def _article_title(doc: TextDocument) -> str | None:
     site_keys = _site_keys(declared, doc.url)
     parts = _title_parts(title)
     reference = _words(title) | _words(meta or "")
-    for heading in headings:
+    for heading, (_, element) in zip(headings, found, strict=True):
         if _share_in(_words(heading), reference) >= MIN_H1_SHARE and not _is_site_name(
             heading, parts, site_keys
         ):
+            if meta and _kicker_before(heading, meta, element):
+                return meta
             return _headline(_without_site_parts(heading, site_keys))
     if not title:
         return meta
     return _without_site_name(meta or title, site_keys)
+
+
+def _kicker_before(heading: str, meta: str, element: Element) -> bool:
+    """Whether ``heading`` (the text of the ``<h1>`` ``element``) is ``meta`` (``og:title``)
+    after a kicker: it ends with ``meta`` (case ignored) and what comes before, separators
+    (``:``, ``-``, ``|`` ...) stripped, is the text of an element inside the ``<h1>`` (a topic
+    label or a date of its own: "Kultur: Ehrengast der Buchmesse ...")."""
+    folded, wanted = heading.casefold(), meta.casefold()
+    if folded == wanted or not folded.endswith(wanted):
+        return False
+    kicker = folded[: len(folded) - len(wanted)].strip(_KICKER_STRIP)
+    return bool(kicker) and any(
+        _normalise(spaced_text(inner)).casefold().strip(_KICKER_STRIP) == kicker
+        for inner in element.iterdescendants()
+        if isinstance(inner.tag, str)
+    )
 
 
 def _headline(heading: str) -> str:
