@@ -149,3 +149,16 @@ def test_compiled_elements_on_every_shared_page(dataset: str) -> None:
     for _, doc in segmented_pages(dataset):
         assert doc.root is not None
         assert_same_elements(doc.root)
+
+
+def test_modal_dialogs_are_found_by_both_twins() -> None:
+    root = parse_html(
+        "<html><body><div role='dialog'><p>cookies</p></div><nav role='navigation'>n</nav>"
+        "<div aria-modal='TRUE'><p>sign in</p></div><div role=' AlertDialog '>a</div>"
+        "<div aria-modal='false' role='region'>r</div></body></html>"
+    )
+    assert len(declared_elements_pure(root)[4]) == 5  # every role or aria-modal: candidates
+    found = declarations(root).dialogs
+    assert ["".join(e.itertext()) for e in found] == ["cookies", "sign in", "a"]
+    if _speedups is not None:
+        assert_same_elements(root)

@@ -32,6 +32,7 @@ from ..filters.basic import (
 )
 from ..filters.comment_sections import CommentSectionFilter
 from ..filters.conventions import NewsConventionsFilter
+from ..filters.dialogs import DialogFilter
 from ..filters.fusion import (
     BlockProximityFusion,
     SimpleBlockFusionProcessor,
@@ -385,7 +386,7 @@ def _operating_point_chain(
     if options["fill_gaps"]:
         gap_score = float(model.metadata.get(point.gap_key, point.gap_score))
         chain.append(ScoreGapFilter(min(gap_score, threshold), MAX_SCORE_GAP))
-    chain += [CommentRegionFilter(), CommentSectionFilter()]
+    chain += [DialogFilter(), CommentRegionFilter(), CommentSectionFilter()]
     chain.append(NewsConventionsFilter(keep_captions=options["keep_captions"]))
     group = model.metadata.get(point.group_key)
     if options["main_region"] and group:

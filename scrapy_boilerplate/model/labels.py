@@ -50,6 +50,9 @@ COMMENT_TEXT: Final = "COMMENT_TEXT"
 #: Set by the comment-region filter on the first text block of each comment (a new paragraph
 #: of the result's comments).
 COMMENT_START: Final = "COMMENT_START"
+#: Set by the dialog filter on blocks inside a modal dialog (``role="dialog"``,
+#: ``role="alertdialog"``, ``aria-modal="true"``: cookie notices, sign-in pop-ups).
+DIALOG: Final = "DIALOG"
 #: Set by the news-conventions filter on lines around a story that are not the article
 #: (advertisement labels, copyright, share and print lines, related-content sections ...).
 BOILERPLATE_LINE: Final = "BOILERPLATE_LINE"

@@ -387,7 +387,7 @@ cdef class _Walker:
     cdef _Text chunk
     # ``declared_elements`` found on the way (a skipped subtree is searched when skipped);
     # ``declarable`` turns False where the reference must decide
-    cdef list headings, metas, scripts, named
+    cdef list headings, metas, scripts, named, dialogs
     cdef bint declarable
 
     def __cinit__(self, cetree._Element root, bint strict):
@@ -402,7 +402,7 @@ cdef class _Walker:
         self.block_labels = set()
         self.hidden_open = []
         self.chunk = _Text()
-        self.headings, self.metas, self.scripts, self.named = [], [], [], []
+        self.headings, self.metas, self.scripts, self.named, self.dialogs = [], [], [], [], []
         self.declarable = True
 
     cdef run(self, xmlNode* root):
@@ -419,12 +419,14 @@ cdef class _Walker:
                 self.flush_pending = True  # hidden text never shares a block with visible text
             if self.declarable:
                 self.declarable = _declare(
-                    self.headings, self.metas, self.scripts, self.named, self.doc, node
+                    self.headings, self.metas, self.scripts, self.named, self.dialogs, self.doc,
+                    node
                 )
             skip = self.start(node, kind)
             if skip and self.declarable and node.type == XML_ELEMENT_NODE:
                 self.declarable = _declare_below(
-                    self.headings, self.metas, self.scripts, self.named, self.doc, node
+                    self.headings, self.metas, self.scripts, self.named, self.dialogs, self.doc,
+                    node
                 )
             child = NULL if skip or node.type != XML_ELEMENT_NODE else _first_child(node)
             if child is not NULL:
@@ -636,7 +638,7 @@ def walk(cetree._Element root not None, bint strict_reference):
     walker.run(root._c_node)
     declared = None
     if walker.declarable and root._c_node.type == XML_ELEMENT_NODE:
-        declared = walker.headings, walker.metas, walker.scripts, walker.named
+        declared = walker.headings, walker.metas, walker.scripts, walker.named, walker.dialogs
     return walker.title, walker.pending, declared
 
 
@@ -673,12 +675,27 @@ cdef int _comment_named(xmlNode* node) noexcept:
     return 0
 
 
+cdef inline bint _has_dialog_attribute(xmlNode* node) noexcept nogil:
+    """Whether ``node`` has a ``role`` or an ``aria-modal`` attribute (without namespace)."""
+    cdef xmlAttr* attribute = node.properties
+    cdef const char* name
+    while attribute is not NULL:
+        if attribute.ns is NULL:
+            name = <const char*>attribute.name
+            if strcmp(name, b"role") == 0 or strcmp(name, b"aria-modal") == 0:
+                return True
+        attribute = attribute.next
+    return False
+
+
 cdef bint _declare(
-    list headings, list metas, list scripts, list named, cetree._Document doc, xmlNode* node
+    list headings, list metas, list scripts, list named, list dialogs, cetree._Document doc,
+    xmlNode* node
 ) except -1:
-    """Append ``node`` to its list if it is an ``<h1>``, ``<meta>`` or ``<script>``, and to
-    ``named`` if its ``class`` or ``id`` may name a comment; False (the reference decides) for a
-    namespaced element, an entity reference or an attribute value that is not one text."""
+    """Append ``node`` to its list if it is an ``<h1>``, ``<meta>`` or ``<script>``, to
+    ``named`` if its ``class`` or ``id`` may name a comment and to ``dialogs`` if it has a
+    ``role`` or ``aria-modal`` attribute; False (the reference decides) for a namespaced
+    element, an entity reference or an attribute value that is not one text."""
     cdef const char* name
     cdef int comment
     if node.type == XML_ENTITY_REF_NODE:
@@ -700,16 +717,19 @@ cdef bint _declare(
             return False
         if comment:
             named.append(cetree.elementFactory(doc, node))
+        if _has_dialog_attribute(node):
+            dialogs.append(cetree.elementFactory(doc, node))
     return True
 
 
 cdef bint _declare_below(
-    list headings, list metas, list scripts, list named, cetree._Document doc, xmlNode* top
+    list headings, list metas, list scripts, list named, list dialogs, cetree._Document doc,
+    xmlNode* top
 ) except -1:
     """:func:`_declare` for every node below ``top``, in document order."""
     cdef xmlNode* node = top.children
     while node is not NULL:
-        if not _declare(headings, metas, scripts, named, doc, node):
+        if not _declare(headings, metas, scripts, named, dialogs, doc, node):
             return False
         if node.type == XML_ELEMENT_NODE and node.children is not NULL:
             node = node.children
@@ -723,20 +743,21 @@ cdef bint _declare_below(
 
 
 def declared_elements(cetree._Element root not None):
-    """``(h1, meta, script, named)``: the elements ``root.iter("h1", "meta", "script")`` yields,
-    by tag, and the elements whose ``class`` or ``id`` may name a comment
-    (``declarations.may_name_comment``), each list in document order; None (the reference
+    """``(h1, meta, script, named, dialogs)``: the elements ``root.iter("h1", "meta",
+    "script")`` yields, by tag, the elements whose ``class`` or ``id`` may name a comment
+    (``declarations.may_name_comment``) and those with a ``role`` or ``aria-modal`` attribute,
+    each list in document order; None (the reference
     decides) for a tree holding a namespaced element, an entity reference or a class or id
     that is not one text, where lxml's matching has more rules."""
-    cdef list headings = [], metas = [], scripts = [], named = []
+    cdef list headings = [], metas = [], scripts = [], named = [], dialogs = []
     cdef xmlNode* top = root._c_node
     if top.type != XML_ELEMENT_NODE:
         return None
-    if not _declare(headings, metas, scripts, named, root._doc, top):
+    if not _declare(headings, metas, scripts, named, dialogs, root._doc, top):
         return None
-    if not _declare_below(headings, metas, scripts, named, root._doc, top):
+    if not _declare_below(headings, metas, scripts, named, dialogs, root._doc, top):
         return None
-    return headings, metas, scripts, named
+    return headings, metas, scripts, named, dialogs
 
 
 # -- metadata elements ---------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 The headline finder and the learned scorer's metadata features read a page's ``<h1>`` headings,
 its ``<meta>`` tags and its JSON-LD scripts; the comment rule of the ``article`` text reads the
-elements whose ``class`` or ``id`` may name a reader comment (:func:`may_name_comment`). Each
-used to walk the whole tree for its own elements (an XPath ``//meta[…]`` costs about as much
-as a walk); :func:`declarations` collects all four in one walk of the tree, in document order
+elements whose ``class`` or ``id`` may name a reader comment (:func:`may_name_comment`); the
+dialog filter reads the modal dialogs (:func:`~.tags.is_dialog`). Each used to walk the whole
+tree for its own elements (an XPath ``//meta[…]`` costs about as much as a walk);
+:func:`declarations` collects all five in one walk of the tree, in document order
 (by the compiled twin in ``_speedups`` when it is built), and :func:`document_declarations`
 keeps the answer with the document. A
 document segmented by the compiled walk already holds the elements (found on that walk's way,
@@ -23,6 +24,7 @@ from lxml import etree
 
 from ..model.document import Element, TextDocument
 from .segmentation import DECLARED_ELEMENTS, compiled_twin
+from .tags import is_dialog
 
 __all__ = [
     "Declarations",
@@ -90,6 +92,8 @@ class Declarations:
     meta_attributes: tuple[tuple[str | None, str | None, str | None], ...]
     #: The elements whose ``class`` or ``id`` may name a comment.
     comment_named: tuple[Element, ...] = ()
+    #: The modal dialogs (:func:`~.tags.is_dialog`: cookie notices, sign-in pop-ups).
+    dialogs: tuple[Element, ...] = ()
 
     def meta_contents(
         self,
@@ -118,13 +122,18 @@ def declarations(root: Element) -> Declarations:
 
 
 def _declarations_of(
-    headings: list[Element], meta: list[Element], scripts: list[Element], named: list[Element]
+    headings: list[Element],
+    meta: list[Element],
+    scripts: list[Element],
+    named: list[Element],
+    with_role: list[Element],
 ) -> Declarations:
-    """The :class:`Declarations` of the found ``<h1>``, ``<meta>``, ``<script>`` and
-    comment-named elements."""
+    """The :class:`Declarations` of the found ``<h1>``, ``<meta>``, ``<script>``,
+    comment-named elements and elements with a ``role`` or ``aria-modal`` attribute."""
     json_ld = tuple(script for script in scripts if script.get("type") == JSON_LD_TYPE)
     attributes = tuple((m.get("property"), m.get("name"), m.get("content")) for m in meta)
-    return Declarations(tuple(headings), tuple(meta), json_ld, attributes, tuple(named))
+    dialogs = tuple(element for element in with_role if is_dialog(element))
+    return Declarations(tuple(headings), tuple(meta), json_ld, attributes, tuple(named), dialogs)
 
 
 def in_comment(element: Element) -> bool:
@@ -149,19 +158,23 @@ def may_name_comment(element: Element) -> bool:
 
 #: The elements with a ``class`` or an ``id``.
 _NAMED: Final = etree.XPath("descendant-or-self::*[@class or @id]")
+#: The elements with a ``role`` or an ``aria-modal`` attribute.
+_WITH_ROLE: Final = etree.XPath("descendant-or-self::*[@role or @aria-modal]")
 
 
 def declared_elements_pure(
     root: Element,
-) -> tuple[list[Element], list[Element], list[Element], list[Element]]:
+) -> tuple[list[Element], list[Element], list[Element], list[Element], list[Element]]:
     """The ``<h1>``, ``<meta>`` and ``<script>`` elements of the tree under ``root`` (``root``
-    included), and the elements that :func:`may_name_comment`, each list in document order."""
+    included), the elements that :func:`may_name_comment` and those with a ``role`` or
+    ``aria-modal`` attribute, each list in document order."""
     found: dict[str, list[Element]] = {"h1": [], "meta": [], "script": []}
     for element in root.iter("h1", "meta", "script"):
         found[element.tag].append(element)
     candidates = cast(list[Element], _NAMED(root))
     named = [element for element in candidates if may_name_comment(element)]
-    return found["h1"], found["meta"], found["script"], named
+    with_role = cast(list[Element], _WITH_ROLE(root))
+    return found["h1"], found["meta"], found["script"], named, with_role
 
 
 def document_declarations(doc: TextDocument) -> Declarations | None:

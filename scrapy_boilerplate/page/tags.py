@@ -131,6 +131,18 @@ HIDING_ATTRIBUTES: Final = ("hidden", "aria-hidden", "style")
 _HIDING_STYLE = re.compile(r"(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
 
 
+#: ARIA roles of a modal window (:func:`is_dialog`).
+DIALOG_ROLES: Final = frozenset({"dialog", "alertdialog"})
+
+
+def is_dialog(element: Element) -> bool:
+    """Whether ``element`` is a modal dialog (a cookie notice, a sign-in or newsletter pop-up):
+    its ``role`` is ``dialog`` or ``alertdialog``, or it has ``aria-modal="true"`` (values
+    compared with case and surrounding spaces ignored)."""
+    role = (element.get("role") or "").strip().lower()
+    return role in DIALOG_ROLES or (element.get("aria-modal") or "").strip().lower() == "true"
+
+
 def is_hidden(element: Element) -> bool:
     """Whether a reader never sees ``element``: it has a ``hidden`` attribute,
     ``aria-hidden="true"``, or an inline style with ``display: none`` or ``visibility: hidden``.

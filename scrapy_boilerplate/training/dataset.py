@@ -23,6 +23,7 @@ from ..classifiers.features import feature_rows
 from ..errors import BoilerplateError
 from ..evaluation.datasets import Page, load_pages
 from ..extractors.title import find_title
+from ..filters.dialogs import dialog_blocks
 from ..model.document import BlockRow, Element, TextBlock, blocks_to_rows
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
@@ -60,6 +61,8 @@ class PageRows:
     skeleton: Skeleton = dataclasses.field(default_factory=list)
     #: Per block, the index of its container element in ``skeleton`` (-1: none).
     containers: list[int] = dataclasses.field(default_factory=list)
+    #: The indices of the blocks inside a modal dialog (:func:`~..filters.dialogs.dialog_blocks`).
+    dialog_blocks: list[int] = dataclasses.field(default_factory=list)
 
 
 def domain_of(url: str | None, fallback: str) -> str:
@@ -78,6 +81,7 @@ def page_rows(page: Page) -> PageRows | None:
     rows = feature_rows(doc, title)
     labels = gold_labels(doc.blocks, page.gold_text)
     skeleton, containers = skeleton_of(doc.blocks)
+    in_dialogs = dialog_blocks(doc)
     for block in doc.blocks:
         block.is_content = False
         block.labels.clear()
@@ -90,6 +94,7 @@ def page_rows(page: Page) -> PageRows | None:
         title=title,
         skeleton=skeleton,
         containers=containers,
+        dialog_blocks=in_dialogs,
     )
 
 

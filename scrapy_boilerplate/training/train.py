@@ -18,6 +18,7 @@ from ..classifiers.gbdt import TreeEnsemble, from_lightgbm
 from ..evaluation.metrics import Counts, page_f1, shingle_counts
 from ..filters.comment_sections import CommentSectionFilter
 from ..filters.conventions import NewsConventionsFilter
+from ..filters.dialogs import DialogFilter
 from ..filters.regions import (
     CommentRegionFilter,
     DropHeadlineFilter,
@@ -142,6 +143,7 @@ def decode(page: PageRows, scores: Sequence[float], decoding: Decoding) -> str:
         for block, row in zip(doc.blocks, page.rows, strict=True):
             block.is_content = row[RULE_COLUMN] == 1.0
     ScoreGapFilter(decoding.gap_score, decoding.max_gap)(doc)
+    DialogFilter()(doc, page.dialog_blocks)
     CommentRegionFilter()(doc)
     CommentSectionFilter()(doc)
     NewsConventionsFilter()(doc)
