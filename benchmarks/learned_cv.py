@@ -35,7 +35,11 @@ from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
 from scrapy_boilerplate.evaluation.datasets import resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
-from scrapy_boilerplate.extractors.builtin import PAGE_MODE_FROM
+from scrapy_boilerplate.extractors.builtin import (
+    PAGE_MODE_FROM,
+    PAGE_MODE_FROM_TYPES,
+    decodes_at_page_point,
+)
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
 from scrapy_boilerplate.training.train import (
@@ -147,12 +151,12 @@ def page_routed(
     types: dict[tuple[str, str], tuple[str, float]],
 ) -> list[bool]:
     """Per page, whether ``mode=auto`` decodes it at the ``page`` point: its out-of-fold page
-    type is not ``article``, with at least the shipped confidence threshold."""
+    type is not ``article``, with at least the shipped confidence threshold of that type."""
     routed = [
         types.get((source, page.page.id), ("article", 0.0))
         for page, source in zip(pages, sources, strict=True)
     ]
-    return [name != "article" and confidence >= PAGE_MODE_FROM for name, confidence in routed]
+    return [decodes_at_page_point(name, confidence) for name, confidence in routed]
 
 
 def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -257,8 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"the non-article pages' out-of-fold scores: {_point(page_point)}, reader comments "
             "kept. `mode=auto` (the default): each page decoded at the `page` point when its "
             "out-of-fold page type (classifier trained on the other folds' domains) is not "
-            f"`article` with a confidence of at least {PAGE_MODE_FROM}, else at the `article` "
-            "point. `article-rules` is "
+            f"`article` with a confidence of at least {PAGE_MODE_FROM} ("
+            + ", ".join(f"{bar} for a `{name}`" for name, bar in PAGE_MODE_FROM_TYPES.items())
+            + "), else at the `article` point. `article-rules` is "
             "decoded from the same blocks, its headline block dropped as `article` drops it. "
             "`block labels` keeps exactly the blocks labelled gold for training (the rule "
             "chain's blocks on a page without one, as the extractor falls back): the best "
