@@ -94,3 +94,17 @@ def test_a_thread_counts_its_post_controls_and_an_article_none() -> None:
 )
 def test_thread_paths_of_forum_and_qa_software_name_a_forum(url: str) -> None:
     assert _row("<html><body><p>Hello</p></body></html>", url)["url_forum"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "json_ld",
+    [
+        '{"@context": "https://schema.org", "@graph": [{"@type": "WebPage"}, '
+        '{"@type": "DiscussionForumPosting", "headline": "Boiler pressure"}]}',
+        '{"@type": ["QAPage"], "mainEntity": {"@type": "Question"}}',
+        '{"@type": "WebPage", "comment": [{"@type": "Comment", "text": "Same here"}]}',
+    ],
+)
+def test_thread_types_are_read_anywhere_in_the_json_ld(json_ld: str) -> None:
+    html = f'<html><head><script type="application/ld+json">{json_ld}</script></head></html>'
+    assert _row(html, "")["json_ld_forum"] == 1.0
