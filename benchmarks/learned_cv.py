@@ -16,6 +16,7 @@ type. Writes the ``learned-cv`` section of ``docs/benchmarks.md``.
     python benchmarks/learned_cv.py              # about 30 minutes on 2 cores
     python benchmarks/learned_cv.py --limit 300  # a quick look (first N pages of each set)
     python benchmarks/learned_cv.py --cache /tmp/cv.pkl.gz  # keep (or reuse) the trained part
+    python benchmarks/learned_cv.py --cache /tmp/cv.pkl.gz --page-types-anew  # new page features
 """
 
 from __future__ import annotations
@@ -176,6 +177,11 @@ def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
             found: dict[str, Any] = pickle.load(cached)
         if found["settings"] == settings:
             print(f"out-of-fold scores and page types read from {args.cache}", file=sys.stderr)
+            found["cached"] = True
+            if args.page_types_anew:  # page features changed, block features did not
+                found["page_types"] = page_types(args.datasets, args.folds, args.limit)
+                with gzip.open(args.cache, "wb") as cache:
+                    pickle.dump({k: v for k, v in found.items() if k != "cached"}, cache)
             return found
     pages: list[PageRows] = []
     sources: list[str] = []
@@ -204,6 +210,22 @@ def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
     return run
 
 
+def _cache_note(run: dict[str, Any], args: argparse.Namespace) -> str:
+    """What of the run was read from ``--cache`` (an earlier run's training), in words."""
+    if not run.get("cached"):
+        return ""
+    if args.page_types_anew:
+        return (
+            " The out-of-fold block scores were read from the cache of an earlier run with the "
+            "same block features and training (`--cache`); the page types were computed anew "
+            "(`--page-types-anew`)."
+        )
+    return (
+        " The out-of-fold block scores and page types were read from the cache of an earlier "
+        "run (`--cache`): only the decoding was redone."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, help="only the first N pages of each dataset")
@@ -217,6 +239,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="keep the trained part (rows, out-of-fold scores and page types) in this file, "
         "or read it from there: only the decoding is redone (filters changed, not features)",
+    )
+    parser.add_argument(
+        "--page-types-anew",
+        action="store_true",
+        help="with --cache: compute the out-of-fold page types again (and keep them there), "
+        "for changed page-type features; the block scores stay the cached ones",
     )
     args = parser.parse_args(argv)
     run = out_of_fold(args)
@@ -272,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mean page recall), with that precision and recall; pages with a page F1 < 0.3 "
             "after them. The shipped models are trained on all these pages (of their types), "
             "so `article`'s rows of these datasets in the extraction benchmark are training "
-            "scores; these are its figures of record.",
+            "scores; these are its figures of record." + _cache_note(run, args),
             "",
             table(pages, sources, columns),
         ]
