@@ -16,6 +16,7 @@ type. Writes the ``learned-cv`` section of ``docs/benchmarks.md``.
     python benchmarks/learned_cv.py              # about 30 minutes on 2 cores
     python benchmarks/learned_cv.py --limit 300  # a quick look (first N pages of each set)
     python benchmarks/learned_cv.py --cache /tmp/cv.pkl.gz  # keep (or reuse) the trained part
+    python benchmarks/learned_cv.py --cache /tmp/cv.pkl.gz --page-types-anew  # new page features
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 
 from scrapy_boilerplate.evaluation.datasets import resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
-from scrapy_boilerplate.extractors.builtin import PAGE_MODE_FROM
+from scrapy_boilerplate.extractors.builtin import (
+    PAGE_MODE_FROM,
+    PAGE_MODE_FROM_TYPES,
+    decodes_at_page_point,
+)
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
 from scrapy_boilerplate.training.train import (
@@ -147,12 +152,12 @@ def page_routed(
     types: dict[tuple[str, str], tuple[str, float]],
 ) -> list[bool]:
     """Per page, whether ``mode=auto`` decodes it at the ``page`` point: its out-of-fold page
-    type is not ``article``, with at least the shipped confidence threshold."""
+    type is not ``article``, with at least the shipped confidence threshold of that type."""
     routed = [
         types.get((source, page.page.id), ("article", 0.0))
         for page, source in zip(pages, sources, strict=True)
     ]
-    return [name != "article" and confidence >= PAGE_MODE_FROM for name, confidence in routed]
+    return [decodes_at_page_point(name, confidence) for name, confidence in routed]
 
 
 def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -174,6 +179,11 @@ def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
             found: dict[str, Any] = pickle.load(cached)
         if found["settings"] == settings:
             print(f"out-of-fold scores and page types read from {args.cache}", file=sys.stderr)
+            found["cached"] = True
+            if args.page_types_anew:  # page features changed, block features did not
+                found["page_types"] = page_types(args.datasets, args.folds, args.limit)
+                with gzip.open(args.cache, "wb") as cache:
+                    pickle.dump({k: v for k, v in found.items() if k != "cached"}, cache)
             return found
     pages: list[PageRows] = []
     sources: list[str] = []
@@ -202,6 +212,22 @@ def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
     return run
 
 
+def _cache_note(run: dict[str, Any], args: argparse.Namespace) -> str:
+    """What of the run was read from ``--cache`` (an earlier run's training), in words."""
+    if not run.get("cached"):
+        return ""
+    if args.page_types_anew:
+        return (
+            " The out-of-fold block scores were read from the cache of an earlier run with the "
+            "same block features and training (`--cache`); the page types were computed anew "
+            "(`--page-types-anew`)."
+        )
+    return (
+        " The out-of-fold block scores and page types were read from the cache of an earlier "
+        "run (`--cache`): only the decoding was redone."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, help="only the first N pages of each dataset")
@@ -215,6 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="keep the trained part (rows, out-of-fold scores and page types) in this file, "
         "or read it from there: only the decoding is redone (filters changed, not features)",
+    )
+    parser.add_argument(
+        "--page-types-anew",
+        action="store_true",
+        help="with --cache: compute the out-of-fold page types again (and keep them there), "
+        "for changed page-type features; the block scores stay the cached ones",
     )
     args = parser.parse_args(argv)
     run = out_of_fold(args)
@@ -259,8 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"the non-article pages' out-of-fold scores: {_point(page_point)}, reader comments "
             "kept. `mode=auto` (the default): each page decoded at the `page` point when its "
             "out-of-fold page type (classifier trained on the other folds' domains) is not "
-            f"`article` with a confidence of at least {PAGE_MODE_FROM}, else at the `article` "
-            "point. `article-rules` is "
+            f"`article` with a confidence of at least {PAGE_MODE_FROM} ("
+            + ", ".join(f"{bar} for a `{name}`" for name, bar in PAGE_MODE_FROM_TYPES.items())
+            + "), else at the `article` point. `article-rules` is "
             "decoded from the same blocks, its headline block dropped as `article` drops it. "
             "`block labels` keeps exactly the blocks labelled gold for training (the rule "
             "chain's blocks on a page without one, as the extractor falls back): the best "
@@ -269,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mean page recall), with that precision and recall; pages with a page F1 < 0.3 "
             "after them. The shipped models are trained on all these pages (of their types), "
             "so `article`'s rows of these datasets in the extraction benchmark are training "
-            "scores; these are its figures of record.",
+            "scores; these are its figures of record." + _cache_note(run, args),
             "",
             table(pages, sources, columns),
         ]

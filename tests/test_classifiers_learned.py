@@ -25,6 +25,11 @@ from scrapy_boilerplate.classifiers.learned import (
 from scrapy_boilerplate.classifiers.page_type import load_page_type_model
 from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.extractors.builtin import (
+    PAGE_MODE_FROM,
+    PAGE_MODE_FROM_TYPES,
+    decodes_at_page_point,
+)
 from scrapy_boilerplate.extractors.title import find_title
 from scrapy_boilerplate.features.page import page_features
 from scrapy_boilerplate.model import labels as L
@@ -141,6 +146,33 @@ def test_the_page_point_keeps_reader_comments_in_the_text() -> None:
     assert article.comments and page.comments == article.comments
     assert article.comments.split("\n\n")[0] not in article.text
     assert all(line in page.text for line in page.comments.splitlines() if line)
+
+
+def test_a_forum_thread_is_decoded_at_the_page_point() -> None:
+    # posts with their controls (Reply, Quote, Report, #1 ...) and no URL to tell: a forum
+    html = (FIXTURES / "pages" / "thread.html").read_bytes()
+    auto = extract(html)
+    assert auto.page_type == "forum" and auto.page_type_confidence is not None
+    assert auto.page_type_confidence >= PAGE_MODE_FROM_TYPES["forum"]
+    assert auto.text == extract(html, mode="page").text != extract(html, mode="article").text
+
+
+@pytest.mark.parametrize(
+    ("page_type", "confidence", "at_page"),
+    [
+        ("forum", 0.65, True),
+        ("forum", 0.55, False),
+        ("listing", 0.65, False),
+        ("listing", 0.75, True),
+        ("article", 0.99, False),
+        (None, None, False),
+    ],
+)
+def test_the_page_point_bar_is_lower_for_forums(
+    page_type: str | None, confidence: float | None, at_page: bool
+) -> None:
+    assert PAGE_MODE_FROM_TYPES["forum"] < PAGE_MODE_FROM
+    assert decodes_at_page_point(page_type, confidence) is at_page
 
 
 COMMENTS = (

@@ -43,7 +43,7 @@ PAGE_TYPES: Final = (
     "article", "listing", "forum", "product", "collection", "documentation", "service",
 )  # fmt: skip
 #: File name of the shipped page-type model inside ``scrapy_boilerplate/classifiers/models``.
-SHIPPED_PAGE_TYPE_MODEL: Final = "page-types-v1.json.gz"
+SHIPPED_PAGE_TYPE_MODEL: Final = "page-types-v2.json.gz"
 #: The ``format`` name and ``version`` of page-type model files.
 FORMAT: Final = "scrapy-boilerplate-page-types"
 VERSION: Final = 1

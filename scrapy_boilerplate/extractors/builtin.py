@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..classifiers.crf import load_victor_model
@@ -78,6 +79,9 @@ __all__ = [
     "ARTICLE_CLASSIFIERS",
     "OPERATING_POINTS",
     "OperatingPoint",
+    "PAGE_MODE_FROM",
+    "PAGE_MODE_FROM_TYPES",
+    "decodes_at_page_point",
     "VICTOR_OPTIONS",
     "PAGE_TEMPLATE_OPTIONS",
 ]
@@ -271,6 +275,22 @@ AUTO_MODE = "auto"
 #: In ``auto`` mode, the page-type confidence (0-1) from which a page that is not an article
 #: is decoded at the ``page`` operating point (when the page-type model does not say).
 PAGE_MODE_FROM = 0.7
+#: In ``auto`` mode, a lower confidence for the page types listed: a forum thread taken for an
+#: article loses its replies, a costlier error than an article's at the ``page`` point, and a
+#: news page is seldom taken for a forum (chosen on out-of-fold page types).
+PAGE_MODE_FROM_TYPES: Mapping[str, float] = MappingProxyType({"forum": 0.6})
+
+
+def decodes_at_page_point(
+    page_type: str | None, confidence: float | None, page_from: float = PAGE_MODE_FROM
+) -> bool:
+    """Whether ``auto`` mode decodes a page of this type and confidence at the ``page`` point:
+    not an article, with a confidence of at least its type's bar (:data:`PAGE_MODE_FROM_TYPES`,
+    else ``page_from``)."""
+    bar = PAGE_MODE_FROM_TYPES.get(page_type or "", page_from)
+    return page_type != "article" and (confidence or 0.0) >= bar
+
+
 #: In ``auto`` mode, the page types whose reader comments stay in the text at the ``page``
 #: point (a forum's replies are its content; a service or listing page's comments are not).
 AUTO_COMMENT_PAGE_TYPES = frozenset({"forum"})
@@ -361,8 +381,8 @@ def _article_learned_chain(
     page_from = float(page_types.metadata.get("page_mode_from", PAGE_MODE_FROM))
 
     def choose(doc: TextDocument) -> Sequence[Filter]:
-        confident = (doc.page_type_confidence or 0.0) >= page_from
-        return chains[PAGE_MODE if doc.page_type != "article" and confident else "article"]
+        at_page = decodes_at_page_point(doc.page_type, doc.page_type_confidence, page_from)
+        return chains[PAGE_MODE if at_page else "article"]
 
     return [classify, ChosenChain(choose)]
 

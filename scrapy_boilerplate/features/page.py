@@ -4,13 +4,16 @@ One row of floats per page (:data:`PAGE_FEATURE_NAMES`, in that order), from thr
 
 * **the blocks**: how much text, in how many blocks, how linked, how concentrated in long
   link-free blocks (an article's body), how much of it sits in list items, table cells and
-  headings;
+  headings; and how many short blocks are a post's controls or counters (:data:`POST_CONTROL`:
+  ``Reply``, ``Quote``, ``Report``, ``12 replies``, ``#3``, ``回复``, ``2楼`` ...), which every
+  post of a forum or Q&A thread repeats;
 * **what the page declares**: the ``@type`` values of its JSON-LD (matched by a regular
   expression, not parsed), its ``og:type``, whether it declares a publication time, its number
   of ``<h1>``;
 * **its URL**: a date in the path, the path's depth, the number of words in its last segment
   (articles have slugs), and words of the path that name a page kind (``forum``, ``product``,
-  ``docs``, ``category`` ...).
+  ``docs``, ``category`` ...; for threads also the paths forum and Q&A software give them:
+  ``/t/`` and ``/d/`` topics, ``viewthread``, ``/comments/``, ``/question/``, ``/status/``).
 
 Everything is read from the document and its memo (the declarations found on the segmentation
 walk's way): no walk of the tree is made here.
@@ -35,8 +38,10 @@ __all__ = [
     "page_features",
     "page_block_features",
     "page_block_features_pure",
+    "page_thread_features",
     "JSON_LD_KINDS",
     "URL_KINDS",
+    "POST_CONTROL",
 ]
 
 #: Words of a JSON-LD ``@type`` (lowercased) that name a page kind.
@@ -64,7 +69,8 @@ URL_KINDS: Final[dict[str, frozenset[str]]] = {
     ),
     "forum": frozenset(
         {"forum", "forums", "thread", "threads", "topic", "viewtopic", "showthread", "questions",
-         "discussion", "discussions", "community", "t", "bbs", "board", "answers"}
+         "discussion", "discussions", "community", "t", "bbs", "board", "answers", "question",
+         "comments", "viewthread", "showtopic", "replies", "discuss", "status", "d"}
     ),
     "product": frozenset({"product", "products", "p", "dp", "shop", "store", "item", "buy", "sku"}),
     "documentation": frozenset(
@@ -76,6 +82,25 @@ URL_KINDS: Final[dict[str, frozenset[str]]] = {
          "page", "list", "index", "collections", "collection", "topics", "author"}
     ),
 }  # fmt: skip
+#: A whole short block that is a post's control or counter in a forum or Q&A thread (forum
+#: software's and Q&A sites' words, in the languages of the training sets and their neighbours;
+#: ``Share``, ``Like``, ``Follow`` and ``Comments`` are left out: article pages show them as
+#: often). Case ignored; leading and trailing punctuation allowed.
+POST_CONTROL: Final = re.compile(
+    r"^\W*(?:reply|replies|quote|report|permalink|upvote|downvote|edited|last edited"
+    r"|reply with quote|multi-?quote|quick reply|post reply|click to expand|start date|asked"
+    r"|answered|best answer|accepted answer|solved|joined|members?|reactions"
+    r"|antworten|zitieren|melden|répondre|citer|signaler|responder|citar|reportar|rispondi|cita"
+    r"|ответить|цитировать|返信|답글|回复|回覆|引用|举报|舉報|楼主|樓主|沙发|板凳|地板|只看该作者"
+    r"|发表于|發表於|\d+\s*[楼樓#]|#\d+|\d+\s*个?回答|\d+\s*条回复|赞同\s*\d*"
+    r"|(?:joined|posts|messages|replies|answers|votes|views|likes|reactions)\s*:?\s*[\d.,]+k?"
+    r"|[\d.,]+k?\s*(?:replies|answers|posts|messages|votes|views|likes|reactions|points"
+    r"|upvotes))\W*$",
+    re.IGNORECASE,
+)
+#: Longest block read as a post control, in words and in characters.
+CONTROL_BLOCK_WORDS: Final = 4
+CONTROL_BLOCK_CHARS: Final = 24
 #: Block size (in words) from which a link-free block reads as running text.
 LONG_BLOCK_WORDS: Final = 40
 #: Link density below which a block of :data:`LONG_BLOCK_WORDS` words reads as running text.
@@ -93,6 +118,7 @@ _BLOCK_FEATURES: Final = (
     "linked_block_share", "mean_block_words", "log_long_blocks", "li_word_share",
     "cell_word_share", "heading_share", "text_start_position",
 )  # fmt: skip
+_THREAD_FEATURES: Final = ("log_post_controls", "post_control_share")
 #: The columns read from what a page declares about itself (JSON-LD, ``og:type``, the
 #: publication time), which pages of older or plainer sites lack.
 DECLARED_FEATURES: Final = (
@@ -105,7 +131,7 @@ _URL_FEATURES: Final = (
     *(f"url_{kind}" for kind in URL_KINDS),
 )  # fmt: skip
 #: Names of the columns of :func:`page_features`, in order.
-PAGE_FEATURE_NAMES: Final = _BLOCK_FEATURES + _DECLARED_FEATURES + _URL_FEATURES
+PAGE_FEATURE_NAMES: Final = _BLOCK_FEATURES + _THREAD_FEATURES + _DECLARED_FEATURES + _URL_FEATURES
 
 _JSON_LD_TYPE: Final = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)"')
 _URL_DATE: Final = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|$)|\d{8}")
@@ -119,6 +145,7 @@ def page_features(doc: TextDocument) -> list[float]:
     (``LI``, ``HEADING``) are read, so call it before filters clear them."""
     return (
         page_block_features(doc.blocks)
+        + page_thread_features(doc.blocks)
         + _declared_features(document_declarations(doc))
         + _url_features(doc.url)
     )
@@ -171,6 +198,19 @@ def page_block_features_pure(blocks: Sequence[TextBlock]) -> list[float]:
         heading_words / words,
         first_long / count,
     ]
+
+
+def page_thread_features(blocks: Sequence[TextBlock]) -> list[float]:
+    """The thread columns of :func:`page_features`: ``log1p`` of the number of post controls
+    (blocks of at most :data:`CONTROL_BLOCK_WORDS` words and :data:`CONTROL_BLOCK_CHARS`
+    characters that :data:`POST_CONTROL` matches whole) and their share of the blocks."""
+    controls = 0
+    for block in blocks:
+        if block.num_words <= CONTROL_BLOCK_WORDS:
+            text = block.text.strip()
+            if len(text) <= CONTROL_BLOCK_CHARS and POST_CONTROL.match(text):
+                controls += 1
+    return [math.log1p(controls), controls / (len(blocks) or 1)]
 
 
 def _declared_features(found: Declarations | None) -> list[float]:
