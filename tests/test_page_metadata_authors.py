@@ -216,3 +216,11 @@ FORUM_THREAD = """<html><body><h2>ISO size keeps growing</h2>
 def test_a_forum_threads_first_username_is_its_author() -> None:
     """The thread starter's ``class="username"`` (phpBB, XenForo); the replies' do not join."""
     assert page_authors(FORUM_THREAD, "first") == ("b.scherer",)
+
+
+def test_a_papers_citation_authors_are_its_authors() -> None:
+    head = "".join(
+        f'<meta name="citation_author" content="{name}">' for name in ("Md Hossain", "Jae Lee")
+    )
+    html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Md Hossain", "Jae Lee")

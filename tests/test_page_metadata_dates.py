@@ -168,6 +168,13 @@ def test_meta_names_of_journals_and_written_meta_values() -> None:
     )
 
 
+def test_the_revision_date_of_a_documentation_page() -> None:
+    head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2025-03-06T00:00:00+00:00"
+    )
+
+
 QUESTION_PAGE = """<html><body itemscope itemtype="https://schema.org/QAPage">
 <div id="content"><div class="question-header"><h1>How should I prepare?</h1>
 <div class="meta">Asked <time itemprop="dateCreated" datetime="2011-02-11 23:49:17Z">14 years
@@ -204,3 +211,22 @@ def test_a_published_date_apart_from_the_modified_one_stays() -> None:
     assert read(updated, anchor_id="first").published == "2025-11-05"
     later = SAVE_STAMP.replace("January 31, 2024", "November 6, 2025")  # shown later: stays
     assert read(later, anchor_id="first").published == "2025-11-05"
+
+
+UTC_STAMP = """<html><head>
+<meta property="article:published_time" content="2025-12-19T03:05:00+00:00"></head>
+<body><div class="post"><h1>Otters at dusk</h1>
+<div class="post-date"><time datetime="2025-12-18T19:05:00-08:00">December 18, 2025</time></div>
+<p id="first">The otters came out at dusk, as they do in winter.</p></div></body></html>"""
+
+
+def test_a_utc_instant_yields_to_the_same_instant_in_the_publishers_zone() -> None:
+    found = read(UTC_STAMP, anchor_id="first")
+    assert found.published == "2025-12-18T19:05:00-08:00"
+
+
+def test_a_utc_instant_stays_without_the_same_instant_in_another_zone() -> None:
+    shown = UTC_STAMP.replace(' datetime="2025-12-18T19:05:00-08:00"', "")
+    assert read(shown, anchor_id="first").published == "2025-12-19T03:05:00+00:00"
+    other_instant = UTC_STAMP.replace("19:05:00-08:00", "11:05:00-08:00")
+    assert read(other_instant, anchor_id="first").published == "2025-12-19T03:05:00+00:00"

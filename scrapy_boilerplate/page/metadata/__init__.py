@@ -18,7 +18,8 @@ count, so the next source is asked. A source that gives the day only yields to a
 that gives a time on that same day. A published date equal to the same source's modified date
 (within :data:`STAMP_SECONDS`) is the stamp of a save (a CMS writing one value into both), not
 the first publication: a date the page shows (the visible source), when earlier, is taken
-instead.
+instead. A published instant given in UTC yields to a ``<time datetime>`` of the page writing
+the same instant with the publisher's offset (see :func:`_local_instant`).
 ``published_raw`` and ``modified_raw`` keep the chosen value as written. Author values are
 split into person names and cleaned (:mod:`.authors`); a source naming only organisations (an
 agency, the site itself) yields to a later source naming a person, and keeps the field when
@@ -53,8 +54,15 @@ from .microdata import microdata_documents
 from .opengraph import read_opengraph
 from .schema import read_schema, schema_objects
 from .tags import PageTags, page_tags
+from .values import clean_date
 
-__all__ = ["SOURCES", "FIELD_SOURCES", "STAMP_SECONDS", "read_metadata", "extruct_available"]
+__all__ = [
+    "SOURCES",
+    "FIELD_SOURCES",
+    "STAMP_SECONDS",
+    "read_metadata",
+    "extruct_available",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -188,6 +196,9 @@ def read_metadata(
                         found = _first_publication(reader, found)
                     value = found.value(name) or value
                     values[f"{name}_raw"] = found.raw[name]
+                    local = _local_instant(reader.tags, value) if name == "published" else None
+                    if local is not None:
+                        value, values[f"{name}_raw"] = local
                 values[name] = value
                 break
     return ArticleMetadata(authors=authors, **values)
@@ -202,6 +213,23 @@ def _first_publication(reader: _Reader, found: Found) -> Found:
     visible = reader.source("visible")
     shown = visible.value("published")
     return visible if shown is not None and shown[:10] < published[:10] else found
+
+
+def _local_instant(tags: PageTags, published: str) -> tuple[str, str] | None:
+    """The first ``<time datetime>`` of the page (value, raw) that writes ``published``, an
+    instant given in UTC, with the publisher's offset: the same instant (within
+    :data:`STAMP_SECONDS`) with another offset (the day a page shows is its local day); None
+    without one."""
+    if not published.endswith("+00:00"):
+        return None
+    for raw in tags.times:
+        if "+" not in raw[10:] and "-" not in raw[10:]:
+            continue  # no offset: not looked at
+        value = clean_date(raw) or ""
+        offset = value[19:]
+        if offset[:1] in ("+", "-") and offset != "+00:00" and _one_stamp(value, published):
+            return value, raw
+    return None
 
 
 def _one_stamp(first: str, second: str) -> bool:

@@ -11,20 +11,21 @@ Fields, each from the first key (or element) with a valid value:
   ``publication-date``, ``pub_date``, ``citation_publication_date``, ``citation_date``,
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
   ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
-  pages); the ``content`` or ``datetime`` of an element with
-  ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
-  :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
-  date in the dateline near the article (see :func:`nearest_dateline`), then near the first
-  ``<h1>`` (a dateline, then a ``<time datetime>``); then the first valid ``<time datetime>``
-  of the page; then a written date in an element named for a date (see
-  :func:`dated_element_text`). A page without an article (no first content element) gets
-  none of the visible dates: only the URL's.
+  pages), ``ms.date`` (technical documentation's date of its last revision); the ``content``
+  or ``datetime`` of an element with ``itemprop="datePublished"``; then the
+  ``<time datetime>`` nearest the article (see :func:`nearest_time`); then the day the page's
+  URL names (``/2019/11/19/``); shown: a written date in the dateline near the article (see
+  :func:`nearest_dateline`), then near the first ``<h1>`` (a dateline, then a
+  ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
+  date in an element named for a date (see :func:`dated_element_text`). A page without an
+  article (no first content element) gets none of the visible dates: only the URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any), then the labelled values of
-  the Twitter card (``twitter:dataN`` whose ``twitter:labelN`` is "Written by", as WordPress SEO
-  plugins write them, or ``twitter:misc:written by``); shown: the bylines around
+  ``sailthru.author``, ``citation_author`` (a paper's, one per author) (all values of the
+  first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
+  whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
+  ``twitter:misc:written by``); shown: the bylines around
   the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
@@ -98,6 +99,7 @@ _PUBLISHED: Final = (
     "dc.date.created",
     "original-publish-date",
     "datecreated",
+    "ms.date",
 )
 _MODIFIED: Final = (
     "article:modified",
@@ -108,7 +110,14 @@ _MODIFIED: Final = (
     "dcterms.modified",
     "datemodified",
 )
-_AUTHORS: Final = ("author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author")
+_AUTHORS: Final = (
+    "author",
+    "dc.creator",
+    "dcterms.creator",
+    "parsely-author",
+    "sailthru.author",
+    "citation_author",
+)
 #: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
 _AUTHOR_LABELS: Final = frozenset(
     ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
