@@ -224,3 +224,48 @@ def test_a_papers_citation_authors_are_its_authors() -> None:
     )
     html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
     assert read_metadata(parse_html(html), use_extruct=False).authors == ("Md Hossain", "Jae Lee")
+
+
+LINKED_BYLINE = """<html><body><div class="container"><h1>Motor controllers for robots</h1>
+<p>By<!-- author --> <a href="/contributor/aj-neal">A. J. Neal</a> &nbsp; View In Print</p>
+<p id="first">A mobile robot needs a motor controller that matches its motors.</p>
+</div></body></html>"""
+
+
+def test_the_link_after_a_byline_label_is_the_name_and_the_text_after_it_is_not() -> None:
+    root = parse_html(LINKED_BYLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("A. J. Neal",)
+    unlinked = LINKED_BYLINE.replace("<!-- author --> ", "<!-- author --> the ")
+    root = parse_html(unlinked)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ()
+
+
+BANNER_HEADLINE = """<html><body><div class="site"><header class="site-header"><nav>
+<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1><a href="/news">News</a></nav>
+</header><main><article class="story"><header class="story-header"><h2>Cycling the bayou</h2>
+<p><span>By <a href="/producers/dana-reyes">Dana Reyes</a></span> <span>April 12, 2024</span></p>
+</header><section class="story-main"><div class="body"><figure><figcaption><div><p id="first">
+Riders on the trail at dawn, before the heat of the day sets in.</p></div></figcaption></figure>
+</div></section></article></main></div></body></html>"""
+
+
+@pytest.mark.parametrize(
+    "banner",
+    [
+        '<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1>',
+        '<h1><a href="https://bayou.example/">Bayou Magazine</a></h1>',
+        '<a href="/"><div><h1>Bayou Magazine</h1></div></a>',
+    ],
+)
+def test_the_sites_name_in_an_h1_is_no_headline_and_the_article_holds_the_byline(
+    banner: str,
+) -> None:
+    html = BANNER_HEADLINE.replace(
+        '<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1>', banner
+    )
+    root = parse_html(html)
+    [anchor] = root.xpath("//p[@id='first']")
+    found = read_metadata(root, anchor=anchor, use_extruct=False)
+    assert (found.authors, found.published) == (("Dana Reyes",), "2024-04-12")

@@ -15,9 +15,10 @@ Fields, each from the first key (or element) with a valid value:
   or ``datetime`` of an element with ``itemprop="datePublished"``; then the
   ``<time datetime>`` nearest the article (see :func:`nearest_time`); then the day the page's
   URL names (``/2019/11/19/``); shown: a written date in the dateline near the article (see
-  :func:`nearest_dateline`), then near the first ``<h1>`` (a dateline, then a
+  :func:`nearest_dateline`), then near the headline (:func:`article_headline`: a dateline, then a
   ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
-  date in an element named for a date (see :func:`dated_element_text`). A page without an
+  date in an element named for a date (see :func:`dated_element_text`), then the first
+  dateline of the region read for the byline (see :func:`article_region`). A page without an
   article (no first content element) gets none of the visible dates: only the URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
@@ -26,7 +27,7 @@ Fields, each from the first key (or element) with a valid value:
   first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
-  the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
+  the headline or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -40,6 +41,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Final
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -53,6 +55,7 @@ from .tags import PageTags
 from .values import clean_date
 
 __all__ = [
+    "article_headline",
     "article_region",
     "read_visible",
     "byline_names",
@@ -61,6 +64,7 @@ __all__ = [
     "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
+    "ARTICLE_LEVELS",
     "DATELINE_CHARS",
     "nearest_time",
     "nearest_dateline",
@@ -70,6 +74,9 @@ __all__ = [
 
 #: How many ancestors of the article's first element are searched for a ``<time datetime>``.
 ANCESTOR_LEVELS: Final = 4
+#: How many ancestors of the article's headline (or first element) are searched for the
+#: ``<article>`` element holding it.
+ARTICLE_LEVELS: Final = 10
 
 _PUBLISHED: Final = (
     "article:published",
@@ -151,6 +158,8 @@ _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: The words of the ``class`` of an ``<h1>`` that names the site, not the article.
+_SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNORECASE)
 #: How many levels above the first byline the others must join it.
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
@@ -440,8 +449,24 @@ def text_byline(region: Element) -> str | None:
         if byline is not None and _TEXT_LABEL.fullmatch(byline):
             following = element.getnext()
             byline = None if following is None else _collapsed_text(following, MAX_BYLINE_CHARS)
+        if byline is None or not _names_people(byline):
+            byline = _linked_name(element)
         if byline is not None and _names_people(byline):
             return byline
+    return None
+
+
+def _linked_name(element: Element) -> str | None:
+    """The text of the link that follows a byline label, the whole own text of ``element``,
+    with no text between them (``By <a>Name</a> · View in print``: the link is the name, the
+    rest is not); None without one."""
+    if not _TEXT_LABEL.fullmatch(element.text or ""):
+        return None
+    for child in element:
+        if isinstance(child.tag, str):
+            return _collapsed_text(child, MAX_BYLINE_CHARS) if child.tag == "a" else None
+        if (child.tail or "").strip():
+            return None  # a comment, then text
     return None
 
 
@@ -476,23 +501,54 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
     if anchor is None:
         return
     yield nearest_dateline(anchor)
-    yield nearest_dateline(tags.headline)
-    yield _time_near(tags, tags.headline)
+    headline = article_headline(tags)
+    yield nearest_dateline(headline)
+    yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
+    yield _dateline_in(region, set())
+
+
+def article_headline(tags: PageTags) -> Element | None:
+    """The page's first ``<h1>``, unless it is the site's name in the banner: inside a link
+    (at most :data:`_NEAR_LEVELS` levels up), holding a link to the site's home page (path
+    ``/``), or with a ``class`` naming a logo or the site's name or title."""
+    headline = tags.headline
+    if headline is None or _SITE_NAME_CLASS.search(headline.get("class") or ""):
+        return None
+    if any(parent.tag == "a" for parent in islice(headline.iterancestors(), _NEAR_LEVELS)):
+        return None
+    return None if any(_is_home(link.get("href")) for link in headline.iter("a")) else headline
+
+
+def _is_home(href: str | None) -> bool:
+    """Whether ``href`` links to a site's home page (``/``, ``https://host/``)."""
+    href = (href or "").strip()
+    if not href or href.startswith("#"):
+        return False
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return False
+    return parts.path in ("", "/", "./") and not parts.query
 
 
 def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
     """Where the article's dateline and byline are looked for: the highest of the
-    :data:`ANCESTOR_LEVELS` ancestors of the first ``<h1>`` (else of ``anchor``) below
-    ``<body>``; None without either."""
-    start = tags.headline if tags.headline is not None else anchor
+    :data:`ANCESTOR_LEVELS` ancestors of the article's headline (:func:`article_headline`;
+    else of ``anchor``) below ``<body>``, or the ``<article>`` element holding them both when
+    it is higher (at most :data:`ARTICLE_LEVELS` levels up: it holds the article's header);
+    None without either."""
+    headline = article_headline(tags)
+    start = headline if headline is not None else anchor
     region = start
-    for _ in range(ANCESTOR_LEVELS):
-        parent = region.getparent() if region is not None else None
-        if parent is None or parent.tag in ("body", "html"):
+    for level, parent in enumerate(start.iterancestors() if start is not None else ()):
+        if level >= ARTICLE_LEVELS or parent.tag in ("body", "html"):
             break
-        region = parent
+        if level < ANCESTOR_LEVELS or parent.tag == "article":
+            region = parent
+        if parent.tag == "article" and level >= ANCESTOR_LEVELS:
+            break
     return region
 
 
