@@ -227,7 +227,8 @@ def test_a_papers_citation_authors_are_its_authors() -> None:
 
 
 LINKED_BYLINE = """<html><body><div class="container"><h1>Motor controllers for robots</h1>
-<p>By<!-- author --> <a href="/contributor/aj-neal">A. J. Neal</a> &nbsp; View In Print</p>
+<p>By<!-- author --> <a href="/contributor/aj-neal">A. J. Neal</a> &nbsp;
+View In Digital Edition</p>
 <p id="first">A mobile robot needs a motor controller that matches its motors.</p>
 </div></body></html>"""
 
