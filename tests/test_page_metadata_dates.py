@@ -45,6 +45,31 @@ def test_dates_are_normalised_to_iso_8601(text: str, iso: str | None) -> None:
     assert normalise_date(text, today=TODAY) == iso
 
 
+@pytest.mark.parametrize(
+    ("text", "american", "iso"),
+    [
+        ("3/4/2025", True, "2025-03-04"),
+        ("3/4/2025", False, "2025-04-03"),
+        ("03-09-2025", True, "2025-03-09"),
+        ("10/12/2023 7:38:01 PM", True, "2023-10-12T19:38:01"),
+        ("19/11/2019", True, "2019-11-19"),  # only day first is valid
+        ("03.04.2025", True, "2025-04-03"),  # dots: day first everywhere
+    ],
+)
+def test_ambiguous_digit_dates_are_month_first_in_american_english(
+    text: str, american: bool, iso: str
+) -> None:
+    assert normalise_date(text, TODAY, month_first=american) == iso
+
+
+def test_the_pages_language_decides_how_digit_dates_read() -> None:
+    html = '<html lang="{}"><head><meta name="date" content="3/4/2025"></head><body></body></html>'
+    assert read(html.format("en-US")).published == "2025-03-04"
+    assert read(html.format("en")).published == "2025-04-03"  # no country named
+    assert read(html.format("en-GB")).published == "2025-04-03"
+    assert read(html.format("de")).published == "2025-04-03"
+
+
 def test_a_day_in_the_future_or_before_1990_is_no_publication_date() -> None:
     assert normalise_date("2026-01-16", today=TODAY) == "2026-01-16"  # tomorrow: a zone ahead
     assert normalise_date("2026-01-17", today=TODAY) is None

@@ -13,7 +13,8 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
 5. for the publication date and the authors only, what the page shows (:mod:`.fallbacks`):
    datelines and bylines.
 
-Dates are normalised to ISO 8601 (:mod:`.dates`); a value that is no valid date does not
+Dates are normalised to ISO 8601 (:mod:`.dates`; an ambiguous digits-only date is month first
+on a page whose ``<html lang>`` is ``en-US``); a value that is no valid date does not
 count, so the next source is asked. A source that gives the day only yields to a later one
 that gives a time on that same day. A published date equal to the same source's modified date
 (within :data:`STAMP_SECONDS`) is the stamp of a save (a CMS writing one value into both), not
@@ -46,6 +47,7 @@ from urllib.parse import urljoin
 from ...model.document import Element
 from ...model.metadata import METADATA_FIELDS, ArticleMetadata
 from .authors import drop_organisations, is_organisation, site_keys
+from .dates import month_first
 from .extruct_support import extruct_extractors
 from .fallbacks import read_fallbacks, read_visible
 from .found import Found
@@ -111,7 +113,7 @@ class _Reader:
     def source(self, name: str) -> Found:
         """What source ``name`` found (read on first call)."""
         if name not in self.found:
-            found = Found(self.base_url)
+            found = Found(self.base_url, month_first(self.tags.lang))
             _guarded(name, lambda: self._read(name, found), None)
             self.found[name] = found
         return self.found[name]
