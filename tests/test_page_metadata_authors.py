@@ -270,3 +270,25 @@ def test_the_sites_name_in_an_h1_is_no_headline_and_the_article_holds_the_byline
     [anchor] = root.xpath("//p[@id='first']")
     found = read_metadata(root, anchor=anchor, use_extruct=False)
     assert (found.authors, found.published) == (("Dana Reyes",), "2024-04-12")
+
+
+HERO_HEADLINE = """<html><body><section class="hero"><div><h1>Marathon plan for beginners</h1>
+</div></section><section class="content"><div><div class="card"><p>Written by</p>
+<p>Matteo Laratta</p></div><div class="rich-text"><p id="first">Ten weeks take a runner from
+the couch to the finish line, one long run a week.</p></div></div></section></body></html>"""
+
+
+def test_the_byline_by_the_articles_start_when_the_headline_stands_apart() -> None:
+    root = parse_html(HERO_HEADLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("Matteo Laratta",)
+
+
+def test_a_dateline_with_a_label_word_names_no_one() -> None:
+    html = HERO_HEADLINE.replace(
+        "<p>Written by</p>\n<p>Matteo Laratta</p>",
+        "<p>Von Montag, den 1. Mai bis Sonntag, den 7. Mai 2023</p>",
+    )
+    root = parse_html(html)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ()

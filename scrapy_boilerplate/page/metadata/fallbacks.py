@@ -57,6 +57,7 @@ from .values import clean_date
 __all__ = [
     "article_headline",
     "article_region",
+    "region_above",
     "read_visible",
     "byline_names",
     "text_byline",
@@ -486,12 +487,13 @@ def _labelled(region: Element) -> Iterator[Element]:
 
 
 def _names_people(byline: str) -> bool:
-    """Whether ``byline`` holds names, each of capitalised words (particles aside)."""
+    """Whether ``byline`` holds names, each of capitalised words (particles aside, and not
+    particles alone: ``Montag, den 1. Mai`` names no one)."""
     names = split_names(byline)
     return bool(names) and all(
-        word[:1].isupper() or word.lower() in _NAME_PARTICLES
+        all(word[:1].isupper() or word.lower() in _NAME_PARTICLES for word in name.split())
+        and any(word[:1].isupper() for word in name.split())
         for name in names
-        for word in name.split()
     )
 
 
@@ -534,13 +536,17 @@ def _is_home(href: str | None) -> bool:
 
 
 def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
-    """Where the article's dateline and byline are looked for: the highest of the
-    :data:`ANCESTOR_LEVELS` ancestors of the article's headline (:func:`article_headline`;
-    else of ``anchor``) below ``<body>``, or the ``<article>`` element holding them both when
-    it is higher (at most :data:`ARTICLE_LEVELS` levels up: it holds the article's header);
+    """Where the article's dateline and byline are looked for: the region above the article's
+    headline (:func:`article_headline`; else above ``anchor``), see :func:`region_above`;
     None without either."""
     headline = article_headline(tags)
-    start = headline if headline is not None else anchor
+    return region_above(headline if headline is not None else anchor)
+
+
+def region_above(start: Element | None) -> Element | None:
+    """The highest of the :data:`ANCESTOR_LEVELS` ancestors of ``start`` below ``<body>``, or
+    the ``<article>`` element holding ``start`` when it is higher (at most
+    :data:`ARTICLE_LEVELS` levels up: it holds the article's header); None without ``start``."""
     region = start
     for level, parent in enumerate(start.iterancestors() if start is not None else ()):
         if level >= ARTICLE_LEVELS or parent.tag in ("body", "html"):
@@ -559,17 +565,24 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(region))
+    found.offer_authors(_visible_authors(region, anchor))
 
 
-def _visible_authors(region: Element) -> Iterator[str]:
+def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
-    (:func:`text_byline`); looked for on the first ``next()``."""
-    names = byline_names(region)
-    if not names:
-        byline = text_byline(region)
-        names = [byline] if byline is not None else []
-    yield from names
+    (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
+    when it is not within ``region`` (a headline far from the article's start: a hero
+    banner's); looked for on the first ``next()``."""
+    for place in (region, region_above(anchor)):
+        if place is None or (place is not region and _is_below(place, region, place)):
+            continue
+        names = byline_names(place)
+        if not names:
+            byline = text_byline(place)
+            names = [byline] if byline is not None else []
+        if names:
+            yield from names
+            return
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
