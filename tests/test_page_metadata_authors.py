@@ -292,3 +292,26 @@ def test_a_dateline_with_a_label_word_names_no_one() -> None:
     root = parse_html(html)
     [anchor] = root.xpath("//p[@id='first']")
     assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("Rachel MacDonald Writer", ["Rachel MacDonald"]),
+        ("Keith Barry Senior Autos Reporter", ["Keith Barry"]),
+        ("Matt Check, Co-Founder", ["Matt Check"]),
+        ("Liza Burke, Marketing Director", ["Liza Burke"]),
+        ("Mateusz Haberny, Founder at Oakywood", ["Mateusz Haberny"]),
+        ("Ann Lee and Bo Park, Extension horticulture educators", ["Ann Lee", "Bo Park"]),
+        ("Emily Post", ["Emily Post"]),  # one word before the role word: a surname
+        ("The Diggs Team", ["The Diggs Team"]),  # an organisation's role word stays
+        ("British Heart Foundation", ["British Heart Foundation"]),
+        ("View more posts", []),
+        ("Sign In", []),
+        ("Name *", []),
+    ],
+)
+def test_roles_after_names_and_account_or_form_labels_are_no_names(
+    value: str, names: list[str]
+) -> None:
+    assert split_names(value) == names
