@@ -231,6 +231,11 @@ def test_a_published_date_stamped_with_the_modified_one_yields_to_an_earlier_sho
     assert found.modified == "2025-11-05"
 
 
+def test_a_published_date_after_the_modified_one_yields_to_an_earlier_shown_date() -> None:
+    resaved = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-03"')
+    assert read(resaved, anchor_id="first").published == "2024-01-31"
+
+
 def test_a_published_date_apart_from_the_modified_one_stays() -> None:
     updated = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-20"')
     assert read(updated, anchor_id="first").published == "2025-11-05"

@@ -18,9 +18,10 @@ on a page whose ``<html lang>`` is ``en-US``); a value that is no valid date doe
 count, so the next source is asked. A source that gives the day only yields to a later one
 that gives a time on that same day. A published date equal to the same source's modified date
 (within :data:`STAMP_SECONDS`) is the stamp of a save (a CMS writing one value into both), not
-the first publication: a date the page shows (the visible source), when earlier, is taken
-instead. A published instant given in UTC yields to a ``<time datetime>`` of the page writing
-the same instant with the publisher's offset (see :func:`_local_instant`).
+the first publication, and so is one after the modified day: a date the page shows (the
+visible source), when earlier, is taken instead. A published instant given in UTC yields to a
+``<time datetime>`` of the page writing the same instant with the publisher's offset (see
+:func:`_local_instant`).
 ``published_raw`` and ``modified_raw`` keep the chosen value as written. Author values are
 split into person names and cleaned (:mod:`.authors`); a source naming only organisations (an
 agency, the site itself) yields to a later source naming a person, and keeps the field when
@@ -208,9 +209,12 @@ def read_metadata(
 
 def _first_publication(reader: _Reader, found: Found) -> Found:
     """``found``, or the visible source when ``found``'s published date is a save's stamp
-    (:func:`_one_stamp` with its modified date) and the page shows an earlier day."""
+    (:func:`_one_stamp` with its modified date) or after its modified day (no first
+    publication follows a modification) and the page shows an earlier day."""
     published, modified = found.value("published"), found.value("modified")
-    if published is None or modified is None or not _one_stamp(published, modified):
+    if published is None or modified is None:
+        return found
+    if not _one_stamp(published, modified) and published[:10] <= modified[:10]:
         return found
     visible = reader.source("visible")
     shown = visible.value("published")
