@@ -182,6 +182,22 @@ def test_a_written_date_in_an_element_named_for_a_date() -> None:
     assert read(ELEMENT_NAMED_FOR_A_DATE, anchor_id="first").published == "2023-02-02"
 
 
+POSTED_UNDER_THE_POST = """<html><body><article><div class="header"><h1>Journal indexes</h1>
+</div><div class="post-content"><p id="first">Researchers rely on indexes to find journals.</p>
+<p>LONG</p></div>
+<div class="meta date-section-header"><span>Posted on April 13, 2023</span><ul class="tags">
+<li><a href="/t/indexing">Indexing</a></li><li><a href="/t/metadata">Metadata and identifiers for
+scholarly journals and the books they review</a></li></ul></div></article></body></html>""".replace(
+    "LONG", "Indexes differ in what they cover and in how a journal gets into them. " * 25
+)  # the date comes after the first 1,500 characters of the article
+
+
+def test_the_first_dateline_of_a_long_element_named_for_a_date() -> None:
+    assert read(POSTED_UNDER_THE_POST, anchor_id="first").published == "2023-04-13"
+    timeline = POSTED_UNDER_THE_POST.replace("meta date-section-header", "timeline")
+    assert read(timeline, anchor_id="first").published is None
+
+
 def test_meta_names_of_journals_and_written_meta_values() -> None:
     head = '<meta name="citation_publication_date" content="2023 Jan 7">'
     assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (

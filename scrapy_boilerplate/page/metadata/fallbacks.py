@@ -158,6 +158,8 @@ _BYLINE_CLASS: Final = re.compile("author|byline|username")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
+#: The words of the ``class`` of a long element named for a date whose first dateline is read.
+_LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
 #: The words of the ``class`` of an ``<h1>`` that names the site, not the article.
 _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNORECASE)
@@ -334,9 +336,14 @@ def _dated_elements(region: Element) -> list[Element]:
 def dated_element_text(region: Element) -> str | None:
     """The first short text holding a written date in an element of ``region`` whose
     ``class`` or ``id`` names a date (``date``, ``time``, ``publish``, ``posted``), among the first
-    :data:`MAX_DATED_ELEMENTS` such elements; None without one."""
+    :data:`MAX_DATED_ELEMENTS` such elements: its whole text, or when that is long and its
+    ``class`` names a date, a publication or a post (not a time: ``timeline``), its first
+    dateline (``<div class="meta date-header"><span>Posted on April 13, 2023</span><ul
+    class="tags">...``); None without one."""
     for element in _dated_elements(region):
         text = _stripped_text(element, _DATELINE_NODE_CHARS)
+        if text is None and _LONG_DATED_CLASS.search(element.get("class") or ""):
+            text = _dateline_in(element, set())
         if text is not None and len(text) >= 6 and written_date(text):
             return " ".join(text.split())
     return None
