@@ -185,8 +185,6 @@ _ROLE_WORDS: Final = frozenset(
         "guest",
         "special",
         "for",
-        "author",
-        "authors",
         "founder",
         "co-founder",
         "cofounder",
@@ -219,8 +217,8 @@ _PERSON_ROLES: Final = frozenset(
     ("writer", "reporter", "correspondent", "columnist", "journalist", "contributor",
      "contributing", "producer", "photographer", "senior", "chief", "founder", "co-founder",
      "cofounder", "director", "manager", "president", "ceo", "cto", "cfo", "coo", "cmo",
-     "officer", "specialist", "analyst", "consultant", "strategist", "educator", "author",
-     "owner", "admin", "administrator", "moderator", "veterinarian")
+     "officer", "specialist", "analyst", "consultant", "strategist", "educator", "owner",
+     "admin", "administrator", "moderator", "veterinarian")
 )  # fmt: skip
 _CREDENTIALS: Final = frozenset(
     [
