@@ -216,3 +216,102 @@ FORUM_THREAD = """<html><body><h2>ISO size keeps growing</h2>
 def test_a_forum_threads_first_username_is_its_author() -> None:
     """The thread starter's ``class="username"`` (phpBB, XenForo); the replies' do not join."""
     assert page_authors(FORUM_THREAD, "first") == ("b.scherer",)
+
+
+def test_a_papers_citation_authors_are_its_authors() -> None:
+    head = "".join(
+        f'<meta name="citation_author" content="{name}">' for name in ("Md Hossain", "Jae Lee")
+    )
+    html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Md Hossain", "Jae Lee")
+
+
+LINKED_BYLINE = """<html><body><div class="container"><h1>Motor controllers for robots</h1>
+<p>By<!-- author --> <a href="/contributor/aj-neal">A. J. Neal</a> &nbsp;
+View In Digital Edition</p>
+<p id="first">A mobile robot needs a motor controller that matches its motors.</p>
+</div></body></html>"""
+
+
+def test_the_link_after_a_byline_label_is_the_name_and_the_text_after_it_is_not() -> None:
+    root = parse_html(LINKED_BYLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("A. J. Neal",)
+    unlinked = LINKED_BYLINE.replace("<!-- author --> ", "<!-- author --> the ")
+    root = parse_html(unlinked)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ()
+
+
+BANNER_HEADLINE = """<html><body><div class="site"><header class="site-header"><nav>
+<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1><a href="/news">News</a></nav>
+</header><main><article class="story"><header class="story-header"><h2>Cycling the bayou</h2>
+<p><span>By <a href="/producers/dana-reyes">Dana Reyes</a></span> <span>April 12, 2024</span></p>
+</header><section class="story-main"><div class="body"><figure><figcaption><div><p id="first">
+Riders on the trail at dawn, before the heat of the day sets in.</p></div></figcaption></figure>
+</div></section></article></main></div></body></html>"""
+
+
+@pytest.mark.parametrize(
+    "banner",
+    [
+        '<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1>',
+        '<h1><a href="https://bayou.example/">Bayou Magazine</a></h1>',
+        '<a href="/"><div><h1>Bayou Magazine</h1></div></a>',
+    ],
+)
+def test_the_sites_name_in_an_h1_is_no_headline_and_the_article_holds_the_byline(
+    banner: str,
+) -> None:
+    html = BANNER_HEADLINE.replace(
+        '<h1 class="global-logo"><a href="/">Bayou Magazine</a></h1>', banner
+    )
+    root = parse_html(html)
+    [anchor] = root.xpath("//p[@id='first']")
+    found = read_metadata(root, anchor=anchor, use_extruct=False)
+    assert (found.authors, found.published) == (("Dana Reyes",), "2024-04-12")
+
+
+HERO_HEADLINE = """<html><body><section class="hero"><div><h1>Marathon plan for beginners</h1>
+</div></section><section class="content"><div><div class="card"><p>Written by</p>
+<p>Matteo Laratta</p></div><div class="rich-text"><p id="first">Ten weeks take a runner from
+the couch to the finish line, one long run a week.</p></div></div></section></body></html>"""
+
+
+def test_the_byline_by_the_articles_start_when_the_headline_stands_apart() -> None:
+    root = parse_html(HERO_HEADLINE)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ("Matteo Laratta",)
+
+
+def test_a_dateline_with_a_label_word_names_no_one() -> None:
+    html = HERO_HEADLINE.replace(
+        "<p>Written by</p>\n<p>Matteo Laratta</p>",
+        "<p>Von Montag, den 1. Mai bis Sonntag, den 7. Mai 2023</p>",
+    )
+    root = parse_html(html)
+    [anchor] = root.xpath("//p[@id='first']")
+    assert read_metadata(root, anchor=anchor, use_extruct=False).authors == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("Rachel MacDonald Writer", ["Rachel MacDonald"]),
+        ("Keith Barry Senior Autos Reporter", ["Keith Barry"]),
+        ("Matt Check, Co-Founder", ["Matt Check"]),
+        ("Liza Burke, Marketing Director", ["Liza Burke"]),
+        ("Mateusz Haberny, Founder at Oakywood", ["Mateusz Haberny"]),
+        ("Ann Lee and Bo Park, Extension horticulture educators", ["Ann Lee", "Bo Park"]),
+        ("Emily Post", ["Emily Post"]),  # one word before the role word: a surname
+        ("The Diggs Team", ["The Diggs Team"]),  # an organisation's role word stays
+        ("British Heart Foundation", ["British Heart Foundation"]),
+        ("View more posts", []),
+        ("Sign In", []),
+        ("Name *", []),
+    ],
+)
+def test_roles_after_names_and_account_or_form_labels_are_no_names(
+    value: str, names: list[str]
+) -> None:
+    assert split_names(value) == names

@@ -45,6 +45,31 @@ def test_dates_are_normalised_to_iso_8601(text: str, iso: str | None) -> None:
     assert normalise_date(text, today=TODAY) == iso
 
 
+@pytest.mark.parametrize(
+    ("text", "american", "iso"),
+    [
+        ("3/4/2025", True, "2025-03-04"),
+        ("3/4/2025", False, "2025-04-03"),
+        ("03-09-2025", True, "2025-03-09"),
+        ("10/12/2023 7:38:01 PM", True, "2023-10-12T19:38:01"),
+        ("19/11/2019", True, "2019-11-19"),  # only day first is valid
+        ("03.04.2025", True, "2025-04-03"),  # dots: day first everywhere
+    ],
+)
+def test_ambiguous_digit_dates_are_month_first_in_american_english(
+    text: str, american: bool, iso: str
+) -> None:
+    assert normalise_date(text, TODAY, month_first=american) == iso
+
+
+def test_the_pages_language_decides_how_digit_dates_read() -> None:
+    html = '<html lang="{}"><head><meta name="date" content="3/4/2025"></head><body></body></html>'
+    assert read(html.format("en-US")).published == "2025-03-04"
+    assert read(html.format("en")).published == "2025-04-03"  # no country named
+    assert read(html.format("en-GB")).published == "2025-04-03"
+    assert read(html.format("de")).published == "2025-04-03"
+
+
 def test_a_day_in_the_future_or_before_1990_is_no_publication_date() -> None:
     assert normalise_date("2026-01-16", today=TODAY) == "2026-01-16"  # tomorrow: a zone ahead
     assert normalise_date("2026-01-17", today=TODAY) is None
@@ -157,6 +182,22 @@ def test_a_written_date_in_an_element_named_for_a_date() -> None:
     assert read(ELEMENT_NAMED_FOR_A_DATE, anchor_id="first").published == "2023-02-02"
 
 
+POSTED_UNDER_THE_POST = """<html><body><article><div class="header"><h1>Journal indexes</h1>
+</div><div class="post-content"><p id="first">Researchers rely on indexes to find journals.</p>
+<p>LONG</p></div>
+<div class="meta date-section-header"><span>Posted on April 13, 2023</span><ul class="tags">
+<li><a href="/t/indexing">Indexing</a></li><li><a href="/t/metadata">Metadata and identifiers for
+scholarly journals and the books they review</a></li></ul></div></article></body></html>""".replace(
+    "LONG", "Indexes differ in what they cover and in how a journal gets into them. " * 25
+)  # the date comes after the first 1,500 characters of the article
+
+
+def test_the_first_dateline_of_a_long_element_named_for_a_date() -> None:
+    assert read(POSTED_UNDER_THE_POST, anchor_id="first").published == "2023-04-13"
+    timeline = POSTED_UNDER_THE_POST.replace("meta date-section-header", "timeline")
+    assert read(timeline, anchor_id="first").published is None
+
+
 def test_meta_names_of_journals_and_written_meta_values() -> None:
     head = '<meta name="citation_publication_date" content="2023 Jan 7">'
     assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
@@ -165,6 +206,13 @@ def test_meta_names_of_journals_and_written_meta_values() -> None:
     head = '<meta name="published" content="July 17, 2025">'
     assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
         "2025-07-17"
+    )
+
+
+def test_the_revision_date_of_a_documentation_page() -> None:
+    head = '<meta name="ms.date" content="2025-03-06T00:00:00Z">'
+    assert read(f"<html><head>{head}</head><body><p>x</p></body></html>").published == (
+        "2025-03-06T00:00:00+00:00"
     )
 
 
@@ -199,8 +247,32 @@ def test_a_published_date_stamped_with_the_modified_one_yields_to_an_earlier_sho
     assert found.modified == "2025-11-05"
 
 
+def test_a_published_date_after_the_modified_one_yields_to_an_earlier_shown_date() -> None:
+    resaved = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-03"')
+    assert read(resaved, anchor_id="first").published == "2024-01-31"
+
+
 def test_a_published_date_apart_from_the_modified_one_stays() -> None:
     updated = SAVE_STAMP.replace('"dateModified": "2025-11-05"', '"dateModified": "2025-11-20"')
     assert read(updated, anchor_id="first").published == "2025-11-05"
     later = SAVE_STAMP.replace("January 31, 2024", "November 6, 2025")  # shown later: stays
     assert read(later, anchor_id="first").published == "2025-11-05"
+
+
+UTC_STAMP = """<html><head>
+<meta property="article:published_time" content="2025-12-19T03:05:00+00:00"></head>
+<body><div class="post"><h1>Otters at dusk</h1>
+<div class="post-date"><time datetime="2025-12-18T19:05:00-08:00">December 18, 2025</time></div>
+<p id="first">The otters came out at dusk, as they do in winter.</p></div></body></html>"""
+
+
+def test_a_utc_instant_yields_to_the_same_instant_in_the_publishers_zone() -> None:
+    found = read(UTC_STAMP, anchor_id="first")
+    assert found.published == "2025-12-18T19:05:00-08:00"
+
+
+def test_a_utc_instant_stays_without_the_same_instant_in_another_zone() -> None:
+    shown = UTC_STAMP.replace(' datetime="2025-12-18T19:05:00-08:00"', "")
+    assert read(shown, anchor_id="first").published == "2025-12-19T03:05:00+00:00"
+    other_instant = UTC_STAMP.replace("19:05:00-08:00", "11:05:00-08:00")
+    assert read(other_instant, anchor_id="first").published == "2025-12-19T03:05:00+00:00"

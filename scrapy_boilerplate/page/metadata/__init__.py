@@ -13,12 +13,15 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
 5. for the publication date and the authors only, what the page shows (:mod:`.fallbacks`):
    datelines and bylines.
 
-Dates are normalised to ISO 8601 (:mod:`.dates`); a value that is no valid date does not
+Dates are normalised to ISO 8601 (:mod:`.dates`; an ambiguous digits-only date is month first
+on a page whose ``<html lang>`` is ``en-US``); a value that is no valid date does not
 count, so the next source is asked. A source that gives the day only yields to a later one
 that gives a time on that same day. A published date equal to the same source's modified date
 (within :data:`STAMP_SECONDS`) is the stamp of a save (a CMS writing one value into both), not
-the first publication: a date the page shows (the visible source), when earlier, is taken
-instead.
+the first publication, and so is one after the modified day: a date the page shows (the
+visible source), when earlier, is taken instead. A published instant given in UTC yields to a
+``<time datetime>`` of the page writing the same instant with the publisher's offset (see
+:func:`_local_instant`).
 ``published_raw`` and ``modified_raw`` keep the chosen value as written. Author values are
 split into person names and cleaned (:mod:`.authors`); a source naming only organisations (an
 agency, the site itself) yields to a later source naming a person, and keeps the field when
@@ -45,6 +48,7 @@ from urllib.parse import urljoin
 from ...model.document import Element
 from ...model.metadata import METADATA_FIELDS, ArticleMetadata
 from .authors import drop_organisations, is_organisation, site_keys
+from .dates import month_first
 from .extruct_support import extruct_extractors
 from .fallbacks import read_fallbacks, read_visible
 from .found import Found
@@ -53,8 +57,15 @@ from .microdata import microdata_documents
 from .opengraph import read_opengraph
 from .schema import read_schema, schema_objects
 from .tags import PageTags, page_tags
+from .values import clean_date
 
-__all__ = ["SOURCES", "FIELD_SOURCES", "STAMP_SECONDS", "read_metadata", "extruct_available"]
+__all__ = [
+    "SOURCES",
+    "FIELD_SOURCES",
+    "STAMP_SECONDS",
+    "read_metadata",
+    "extruct_available",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +114,7 @@ class _Reader:
     def source(self, name: str) -> Found:
         """What source ``name`` found (read on first call)."""
         if name not in self.found:
-            found = Found(self.base_url)
+            found = Found(self.base_url, month_first(self.tags.lang))
             _guarded(name, lambda: self._read(name, found), None)
             self.found[name] = found
         return self.found[name]
@@ -188,6 +199,9 @@ def read_metadata(
                         found = _first_publication(reader, found)
                     value = found.value(name) or value
                     values[f"{name}_raw"] = found.raw[name]
+                    local = _local_instant(reader.tags, value) if name == "published" else None
+                    if local is not None:
+                        value, values[f"{name}_raw"] = local
                 values[name] = value
                 break
     return ArticleMetadata(authors=authors, **values)
@@ -195,13 +209,33 @@ def read_metadata(
 
 def _first_publication(reader: _Reader, found: Found) -> Found:
     """``found``, or the visible source when ``found``'s published date is a save's stamp
-    (:func:`_one_stamp` with its modified date) and the page shows an earlier day."""
+    (:func:`_one_stamp` with its modified date) or after its modified day (no first
+    publication follows a modification) and the page shows an earlier day."""
     published, modified = found.value("published"), found.value("modified")
-    if published is None or modified is None or not _one_stamp(published, modified):
+    if published is None or modified is None:
+        return found
+    if not _one_stamp(published, modified) and published[:10] <= modified[:10]:
         return found
     visible = reader.source("visible")
     shown = visible.value("published")
     return visible if shown is not None and shown[:10] < published[:10] else found
+
+
+def _local_instant(tags: PageTags, published: str) -> tuple[str, str] | None:
+    """The first ``<time datetime>`` of the page (value, raw) that writes ``published``, an
+    instant given in UTC, with the publisher's offset: the same instant (within
+    :data:`STAMP_SECONDS`) with another offset (the day a page shows is its local day); None
+    without one."""
+    if not published.endswith("+00:00"):
+        return None
+    for raw in tags.times:
+        if "+" not in raw[10:] and "-" not in raw[10:]:
+            continue  # no offset: not looked at
+        value = clean_date(raw) or ""
+        offset = value[19:]
+        if offset[:1] in ("+", "-") and offset != "+00:00" and _one_stamp(value, published):
+            return value, raw
+    return None
 
 
 def _one_stamp(first: str, second: str) -> bool:

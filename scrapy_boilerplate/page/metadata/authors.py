@@ -13,8 +13,9 @@ Rules, for each value a source gives:
   names, "on", "Last updated");
 * a value is split into names at ``;``, ``|``, ``/`` between words, " and ", "&", "und",
   "y", "et", "e", "og", "и" and ``,``; a part that is a role ("AP Auto Writer", "Staff
-  reporter"), a credential ("PhD", "MS, RD") or an outlet ("NJ Advance Media for NJ.com",
-  "CNN Business") goes, so only names remain;
+  reporter", "Co-Founder"), a credential ("PhD", "MS, RD") or an outlet ("NJ Advance Media for
+  NJ.com", "CNN Business") goes, so only names remain; a role written after a name of two
+  words or more without a separator goes ("Rachel MacDonald Writer");
 * a name is at most :data:`MAX_NAME_WORDS` words; a value with no person's name is kept whole
   (an organisation) when it is that short;
 * when a page names a person, values that name only an organisation (a news agency, "Staff",
@@ -58,10 +59,13 @@ _CREDIT: Final = re.compile(
     r"|^(?:(?:medically\s+)?reviewed|fact[-\s]?checked)\s+by\b",
     re.IGNORECASE,
 )
-#: The labels of an author box's links ("More about this author", "Full bio"): no names.
+#: The labels of an author box's links ("More about this author", "Full bio", "View more
+#: posts"), of a site's account links ("Sign in") and of a comment form's fields ("Name *"):
+#: no names.
 _LINK_LABEL: Final = re.compile(
     r"^(?:more\s+(?:about|from|by)|read\s+more|full\s+bio|about\s+(?:the\s+)?author"
-    r"|learn\s+(?:more\s+)?about|view\s+(?:all\s+)?(?:posts|articles|stories))\b",
+    r"|learn\s+(?:more\s+)?about|view\s+(?:all\s+|more\s+)?(?:posts|articles|stories)"
+    r"|sign\s+(?:in|up)|log\s*in|(?:name|e-?mail|website)\s*\*)(?!\w)",
     re.IGNORECASE,
 )
 #: The first word starting with a digit, and what follows it: a date, a time, a reading time
@@ -181,8 +185,41 @@ _ROLE_WORDS: Final = frozenset(
         "guest",
         "special",
         "for",
+        "founder",
+        "co-founder",
+        "cofounder",
+        "director",
+        "manager",
+        "president",
+        "ceo",
+        "cto",
+        "cfo",
+        "coo",
+        "cmo",
+        "officer",
+        "expert",
+        "specialist",
+        "analyst",
+        "consultant",
+        "strategist",
+        "educator",
+        "educators",
+        "marketing",
+        "admin",
+        "administrator",
+        "moderator",
+        "owner",
+        "veterinarian",
     ]
 )
+#: Role words of a person (not of an organisation: "Team", "Desk", "Press"), lower case.
+_PERSON_ROLES: Final = frozenset(
+    ("writer", "reporter", "correspondent", "columnist", "journalist", "contributor",
+     "contributing", "producer", "photographer", "senior", "chief", "founder", "co-founder",
+     "cofounder", "director", "manager", "president", "ceo", "cto", "cfo", "coo", "cmo",
+     "officer", "specialist", "analyst", "consultant", "strategist", "educator", "owner",
+     "admin", "administrator", "moderator", "veterinarian")
+)  # fmt: skip
 _CREDENTIALS: Final = frozenset(
     [
         "phd",
@@ -229,6 +266,10 @@ _AGENCIES: Final = frozenset(
 )
 
 
+#: Words a person's name does not start or hold before a role (lower case).
+_NOT_NAMES: Final = _AGENCIES | {"the"}
+
+
 def _strip(value: str) -> str:
     """``value`` without e-mails, URLs, brackets and leading labels."""
     text = _EMAIL.sub(" ", _URL.sub(" ", _BRACKETS.sub(" ", value)))
@@ -264,6 +305,24 @@ def _is_role(part: str) -> bool:
     return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(part))
 
 
+def _without_role(part: str) -> str:
+    """``part`` cut before its first word of a person's role (:data:`_PERSON_ROLES`) when two
+    or three capitalised words come before it, none a role word, an agency or "The", and it
+    names no domain (a name, then the role without a separator: ``Rachel MacDonald Writer``,
+    ``Keith Barry Senior Autos Reporter``; ``The Diggs Team`` is an organisation)."""
+    if _DOMAIN.search(part):
+        return part  # an outlet ("NJ Advance Media for NJ.com"): no name in it
+    words = part.split()
+    for index, word in enumerate(words):
+        lowered = [w.lower().strip(".") for w in _words(word)]
+        if lowered and all(w in _ROLE_WORDS for w in lowered):
+            name = words[:index]
+            person = all(w[:1].isupper() and w.lower() not in _NOT_NAMES for w in name)
+            cut = 2 <= len(name) <= 3 and person and all(w in _PERSON_ROLES for w in lowered)
+            return " ".join(name) if cut else part
+    return part
+
+
 def _is_credential(part: str) -> bool:
     """Credentials only: known abbreviations, or short upper-case words (``MS``, ``E-RYT``)."""
     words = _words(part)
@@ -291,7 +350,7 @@ def split_names(value: str) -> list[str]:
     text = _strip(value)
     if not text or _CREDIT.match(text):
         return []
-    parts = [_strip(_without_date(part)) for part in _SEPARATORS.split(text)]
+    parts = [_without_role(_strip(_without_date(part))) for part in _SEPARATORS.split(text)]
     parts = [part for part in parts if part and not _CREDIT.match(part)]
     parts = [part for part in parts if not _LINK_LABEL.match(part)]
     names = [part for index, part in enumerate(parts) if _is_name(part, index == 0)]

@@ -7,8 +7,9 @@ Rules:
   with a month name in English, German, French, Spanish, Italian, Portuguese or Dutch, or digits
   (``November 19, 2019``, ``19. November 2019``, ``01:38:07 PM IST Nov 20, 2019``,
   ``19.11.2019 17:19``), each with an optional time (12- or 24-hour). A digits-only date is
-  day first (``19/11/2019``) unless only month first can be valid (``11/19/2019``); a year
-  must have four digits.
+  day first (``19/11/2019``) unless only month first can be valid (``11/19/2019``), or it is
+  written with ``/`` or ``-`` on a page in American English (``month_first``: ``3/4/2025`` is
+  March 4; a date with dots stays day first); a year must have four digits.
 * The result is ``YYYY-MM-DD`` for a date alone and ``YYYY-MM-DDThh:mm:ss`` for a time, with
   the offset (``+01:00``; ``+00:00`` for ``Z``, ``GMT`` and ``UTC``) when the page gives one
   (an offset, or a zone name with one fixed meaning such as ``EST`` or ``CEST``; an ambiguous
@@ -30,6 +31,7 @@ __all__ = [
     "MONTH_NAMES",
     "WEEKDAY_NAMES",
     "iso_date",
+    "month_first",
     "normalise_date",
     "plausible",
     "url_date",
@@ -134,11 +136,21 @@ def plausible(day: date, today: date | None = None) -> bool:
     return day.year >= MIN_YEAR and day <= today + timedelta(days=1)
 
 
-def normalise_date(text: str, today: date | None = None) -> str | None:
+def month_first(lang: str | None) -> bool:
+    """Whether a page in language ``lang`` (a language tag) writes digits-only dates month
+    first: American English (``en-US``; ``en`` alone names no country, and British, Irish,
+    Indian or Australian English write the day first)."""
+    return (lang or "").strip().lower().replace("_", "-") == "en-us"
+
+
+def normalise_date(
+    text: str, today: date | None = None, *, month_first: bool = False
+) -> str | None:
     """``text`` as ISO 8601 by the rules of the module docstring; None if it holds no valid
-    date (``today``: the day validity is judged on, by default today in UTC)."""
+    date (``today``: the day validity is judged on, by default today in UTC;
+    ``month_first``: the page writes ambiguous digits-only dates month first)."""
     text = text.strip()
-    moment = _iso(text) or _rfc2822(text) or _written(text)
+    moment = _iso(text) or _rfc2822(text) or _written(text, month_first)
     if moment is None:
         return None
     if not plausible(moment.date() if isinstance(moment, datetime) else moment, today):
@@ -231,13 +243,13 @@ def _rfc2822(text: str) -> datetime | None:
     return moment
 
 
-def _written(text: str) -> datetime | date | None:
+def _written(text: str, month_first: bool = False) -> datetime | date | None:
     """A written date (and the time around it) found anywhere in ``text``."""
     for shape in _DATE_SHAPES:
         match = shape.search(text)
         if match is None:
             continue
-        day = _day(match)
+        day = _day(match, month_first)
         if day is None:
             continue
         rest = text[: match.start()] + " " + text[match.end() :]
@@ -245,12 +257,13 @@ def _written(text: str) -> datetime | date | None:
     return None
 
 
-def _day(match: re.Match[str]) -> date | None:
+def _day(match: re.Match[str], month_first: bool = False) -> date | None:
     parts = match.groupdict()
     year = int(parts["year"])
     if parts.get("first") is not None:
         first, second = int(parts["first"]), int(parts["second"])
-        day, month = (second, first) if first <= 12 < second else (first, second)
+        american = month_first and match.group(2) != "." and first <= 12
+        day, month = (second, first) if first <= 12 < second or american else (first, second)
     else:
         month_text = parts["month"]
         month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text.lower(), 0)

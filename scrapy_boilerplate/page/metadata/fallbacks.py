@@ -11,21 +11,23 @@ Fields, each from the first key (or element) with a valid value:
   ``publication-date``, ``pub_date``, ``citation_publication_date``, ``citation_date``,
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
   ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
-  pages); the ``content`` or ``datetime`` of an element with
-  ``itemprop="datePublished"``; then the ``<time datetime>`` nearest the article (see
-  :func:`nearest_time`); then the day the page's URL names (``/2019/11/19/``); shown: a written
-  date in the dateline near the article (see :func:`nearest_dateline`), then near the first
-  ``<h1>`` (a dateline, then a ``<time datetime>``); then the first valid ``<time datetime>``
-  of the page; then a written date in an element named for a date (see
-  :func:`dated_element_text`). A page without an article (no first content element) gets
-  none of the visible dates: only the URL's.
+  pages), ``ms.date`` (technical documentation's date of its last revision); the ``content``
+  or ``datetime`` of an element with ``itemprop="datePublished"``; then the
+  ``<time datetime>`` nearest the article (see :func:`nearest_time`); then the day the page's
+  URL names (``/2019/11/19/``); shown: a written date in the dateline near the article (see
+  :func:`nearest_dateline`), then near the headline (:func:`article_headline`: a dateline, then a
+  ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
+  date in an element named for a date (see :func:`dated_element_text`), then the first
+  dateline of the region read for the byline (see :func:`article_region`). A page without an
+  article (no first content element) gets none of the visible dates: only the URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
-  ``sailthru.author`` (all values of the first key that has any), then the labelled values of
-  the Twitter card (``twitter:dataN`` whose ``twitter:labelN`` is "Written by", as WordPress SEO
-  plugins write them, or ``twitter:misc:written by``); shown: the bylines around
-  the first ``<h1>`` or the article (see :func:`byline_names` and :func:`article_region`).
+  ``sailthru.author``, ``citation_author`` (a paper's, one per author) (all values of the
+  first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
+  whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
+  ``twitter:misc:written by``); shown: the bylines around
+  the headline or the article (see :func:`byline_names` and :func:`article_region`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -39,6 +41,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Final
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -52,7 +55,9 @@ from .tags import PageTags
 from .values import clean_date
 
 __all__ = [
+    "article_headline",
     "article_region",
+    "region_above",
     "read_visible",
     "byline_names",
     "text_byline",
@@ -60,6 +65,7 @@ __all__ = [
     "card_authors",
     "dated_element_text",
     "ANCESTOR_LEVELS",
+    "ARTICLE_LEVELS",
     "DATELINE_CHARS",
     "nearest_time",
     "nearest_dateline",
@@ -69,6 +75,9 @@ __all__ = [
 
 #: How many ancestors of the article's first element are searched for a ``<time datetime>``.
 ANCESTOR_LEVELS: Final = 4
+#: How many ancestors of the article's headline (or first element) are searched for the
+#: ``<article>`` element holding it.
+ARTICLE_LEVELS: Final = 10
 
 _PUBLISHED: Final = (
     "article:published",
@@ -98,6 +107,7 @@ _PUBLISHED: Final = (
     "dc.date.created",
     "original-publish-date",
     "datecreated",
+    "ms.date",
 )
 _MODIFIED: Final = (
     "article:modified",
@@ -108,7 +118,14 @@ _MODIFIED: Final = (
     "dcterms.modified",
     "datemodified",
 )
-_AUTHORS: Final = ("author", "dc.creator", "dcterms.creator", "parsely-author", "sailthru.author")
+_AUTHORS: Final = (
+    "author",
+    "dc.creator",
+    "dcterms.creator",
+    "parsely-author",
+    "sailthru.author",
+    "citation_author",
+)
 #: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
 _AUTHOR_LABELS: Final = frozenset(
     ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
@@ -141,7 +158,11 @@ _BYLINE_CLASS: Final = re.compile("author|byline|username")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
+#: The words of the ``class`` of a long element named for a date whose first dateline is read.
+_LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: The words of the ``class`` of an ``<h1>`` that names the site, not the article.
+_SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNORECASE)
 #: How many levels above the first byline the others must join it.
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
@@ -315,9 +336,14 @@ def _dated_elements(region: Element) -> list[Element]:
 def dated_element_text(region: Element) -> str | None:
     """The first short text holding a written date in an element of ``region`` whose
     ``class`` or ``id`` names a date (``date``, ``time``, ``publish``, ``posted``), among the first
-    :data:`MAX_DATED_ELEMENTS` such elements; None without one."""
+    :data:`MAX_DATED_ELEMENTS` such elements: its whole text, or when that is long and its
+    ``class`` names a date, a publication or a post (not a time: ``timeline``), its first
+    dateline (``<div class="meta date-header"><span>Posted on April 13, 2023</span><ul
+    class="tags">...``); None without one."""
     for element in _dated_elements(region):
         text = _stripped_text(element, _DATELINE_NODE_CHARS)
+        if text is None and _LONG_DATED_CLASS.search(element.get("class") or ""):
+            text = _dateline_in(element, set())
         if text is not None and len(text) >= 6 and written_date(text):
             return " ".join(text.split())
     return None
@@ -431,8 +457,24 @@ def text_byline(region: Element) -> str | None:
         if byline is not None and _TEXT_LABEL.fullmatch(byline):
             following = element.getnext()
             byline = None if following is None else _collapsed_text(following, MAX_BYLINE_CHARS)
+        if byline is None or not _names_people(byline):
+            byline = _linked_name(element)
         if byline is not None and _names_people(byline):
             return byline
+    return None
+
+
+def _linked_name(element: Element) -> str | None:
+    """The text of the link that follows a byline label, the whole own text of ``element``,
+    with no text between them (``By <a>Name</a> · View in print``: the link is the name, the
+    rest is not); None without one."""
+    if not _TEXT_LABEL.fullmatch(element.text or ""):
+        return None
+    for child in element:
+        if isinstance(child.tag, str):
+            return _collapsed_text(child, MAX_BYLINE_CHARS) if child.tag == "a" else None
+        if (child.tail or "").strip():
+            return None  # a comment, then text
     return None
 
 
@@ -452,12 +494,13 @@ def _labelled(region: Element) -> Iterator[Element]:
 
 
 def _names_people(byline: str) -> bool:
-    """Whether ``byline`` holds names, each of capitalised words (particles aside)."""
+    """Whether ``byline`` holds names, each of capitalised words (particles aside, and not
+    particles alone: ``Montag, den 1. Mai`` names no one)."""
     names = split_names(byline)
     return bool(names) and all(
-        word[:1].isupper() or word.lower() in _NAME_PARTICLES
+        all(word[:1].isupper() or word.lower() in _NAME_PARTICLES for word in name.split())
+        and any(word[:1].isupper() for word in name.split())
         for name in names
-        for word in name.split()
     )
 
 
@@ -467,23 +510,58 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
     if anchor is None:
         return
     yield nearest_dateline(anchor)
-    yield nearest_dateline(tags.headline)
-    yield _time_near(tags, tags.headline)
+    headline = article_headline(tags)
+    yield nearest_dateline(headline)
+    yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
+    yield _dateline_in(region, set())
+
+
+def article_headline(tags: PageTags) -> Element | None:
+    """The page's first ``<h1>``, unless it is the site's name in the banner: inside a link
+    (at most :data:`_NEAR_LEVELS` levels up), holding a link to the site's home page (path
+    ``/``), or with a ``class`` naming a logo or the site's name or title."""
+    headline = tags.headline
+    if headline is None or _SITE_NAME_CLASS.search(headline.get("class") or ""):
+        return None
+    if any(parent.tag == "a" for parent in islice(headline.iterancestors(), _NEAR_LEVELS)):
+        return None
+    return None if any(_is_home(link.get("href")) for link in headline.iter("a")) else headline
+
+
+def _is_home(href: str | None) -> bool:
+    """Whether ``href`` links to a site's home page (``/``, ``https://host/``)."""
+    href = (href or "").strip()
+    if not href or href.startswith("#"):
+        return False
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return False
+    return parts.path in ("", "/", "./") and not parts.query
 
 
 def article_region(tags: PageTags, anchor: Element | None) -> Element | None:
-    """Where the article's dateline and byline are looked for: the highest of the
-    :data:`ANCESTOR_LEVELS` ancestors of the first ``<h1>`` (else of ``anchor``) below
-    ``<body>``; None without either."""
-    start = tags.headline if tags.headline is not None else anchor
+    """Where the article's dateline and byline are looked for: the region above the article's
+    headline (:func:`article_headline`; else above ``anchor``), see :func:`region_above`;
+    None without either."""
+    headline = article_headline(tags)
+    return region_above(headline if headline is not None else anchor)
+
+
+def region_above(start: Element | None) -> Element | None:
+    """The highest of the :data:`ANCESTOR_LEVELS` ancestors of ``start`` below ``<body>``, or
+    the ``<article>`` element holding ``start`` when it is higher (at most
+    :data:`ARTICLE_LEVELS` levels up: it holds the article's header); None without ``start``."""
     region = start
-    for _ in range(ANCESTOR_LEVELS):
-        parent = region.getparent() if region is not None else None
-        if parent is None or parent.tag in ("body", "html"):
+    for level, parent in enumerate(start.iterancestors() if start is not None else ()):
+        if level >= ARTICLE_LEVELS or parent.tag in ("body", "html"):
             break
-        region = parent
+        if level < ANCESTOR_LEVELS or parent.tag == "article":
+            region = parent
+        if parent.tag == "article" and level >= ANCESTOR_LEVELS:
+            break
     return region
 
 
@@ -494,17 +572,24 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(region))
+    found.offer_authors(_visible_authors(region, anchor))
 
 
-def _visible_authors(region: Element) -> Iterator[str]:
+def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
-    (:func:`text_byline`); looked for on the first ``next()``."""
-    names = byline_names(region)
-    if not names:
-        byline = text_byline(region)
-        names = [byline] if byline is not None else []
-    yield from names
+    (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
+    when it is not within ``region`` (a headline far from the article's start: a hero
+    banner's); looked for on the first ``next()``."""
+    for place in (region, region_above(anchor)):
+        if place is None or (place is not region and _is_below(place, region, place)):
+            continue
+        names = byline_names(place)
+        if not names:
+            byline = text_byline(place)
+            names = [byline] if byline is not None else []
+        if names:
+            yield from names
+            return
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:

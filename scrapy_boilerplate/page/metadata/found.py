@@ -38,12 +38,16 @@ class Found:
     """One source's candidates: ``offer``/``offer_all`` add candidates for a field (see
     :mod:`.values` for the cleaning), :meth:`value` gives the first valid one, ``raw`` a
     date's value as the page wrote it (whitespace collapsed), :attr:`authors` the names of the
-    first group of author values that holds any."""
+    first group of author values that holds any; ``month_first``: the page writes digits-only
+    dates month first (:func:`.dates.month_first`)."""
 
-    __slots__ = ("_author_groups", "_authors", "_offers", "_values", "base_url", "raw")
+    __slots__ = (
+        "_author_groups", "_authors", "_offers", "_values", "base_url", "month_first", "raw",
+    )  # fmt: skip
 
-    def __init__(self, base_url: str | None) -> None:
+    def __init__(self, base_url: str | None, month_first: bool = False) -> None:
         self.base_url = base_url
+        self.month_first = month_first
         self._offers: dict[str, list[Iterable[object]]] = {}
         self._values: dict[str, str | None] = {}
         self._author_groups: list[Iterable[object]] = []
@@ -99,7 +103,7 @@ class Found:
 
     def _clean(self, field: str, raw: object) -> str | None:
         if field in _DATES:
-            return clean_date(raw)
+            return clean_date(raw, self.month_first)
         if field == "language":
             return clean_language(raw)
         if field in ("canonical_url", "image"):

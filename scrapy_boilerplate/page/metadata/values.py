@@ -66,11 +66,12 @@ def clean_name(value: object) -> str | None:
     return None if name is None or _URL_PREFIX.match(name) else name
 
 
-def clean_date(value: object) -> str | None:
+def clean_date(value: object, month_first: bool = False) -> str | None:
     """A date normalised to ISO 8601 by :func:`.dates.normalise_date` (a valid day, the page's
-    zone kept, none invented); None for anything else."""
+    zone kept, none invented; ``month_first``: the page writes digits-only dates month first);
+    None for anything else."""
     text = clean_text(value, MAX_DATE_CHARS)
-    return None if text is None else normalise_date(text)
+    return None if text is None else normalise_date(text, month_first=month_first)
 
 
 def clean_description(value: object) -> str | None:
