@@ -37,9 +37,9 @@ from run_benchmarks import DATASETS_ROOT, DOC, write_doc
 from scrapy_boilerplate.evaluation.datasets import resolve_dataset
 from scrapy_boilerplate.evaluation.metrics import Counts, benchmark_scores, page_f1
 from scrapy_boilerplate.extractors.builtin import (
+    OWN_POINT_FROM,
     PAGE_MODE_FROM,
-    PAGE_MODE_FROM_TYPES,
-    decodes_at_page_point,
+    auto_operating_point,
 )
 from scrapy_boilerplate.training.dataset import PageRows, dataset_rows
 from scrapy_boilerplate.training.page_type import out_of_fold_page_types, page_type_rows
@@ -146,18 +146,18 @@ def page_types(
     return {(row.source, row.page_id): p for row, p in zip(rows, predicted, strict=True)}
 
 
-def page_routed(
+def auto_points(
     pages: Sequence[PageRows],
     sources: Sequence[str],
     types: dict[tuple[str, str], tuple[str, float]],
-) -> list[bool]:
-    """Per page, whether ``mode=auto`` decodes it at the ``page`` point: its out-of-fold page
-    type is not ``article``, with at least the shipped confidence threshold of that type."""
+) -> list[str]:
+    """Per page, the operating point ``mode=auto`` decodes it at, from its out-of-fold page type
+    and confidence with the shipped bars."""
     routed = [
         types.get((source, page.page.id), ("article", 0.0))
         for page, source in zip(pages, sources, strict=True)
     ]
-    return [decodes_at_page_point(name, confidence) for name, confidence in routed]
+    return [auto_operating_point(name, confidence) for name, confidence in routed]
 
 
 def out_of_fold(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -261,18 +261,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     # for mode=page (with reader comments kept, as that operating point keeps them)
     article_point = _tuned(pages, article_scores, articles)
     page_point = _tuned(pages, scores, non_article or articles, keep_comments=True)
-    article_counts = decoding_counts(pages, article_scores, article_point)
-    page_counts = decoding_counts(pages, scores, page_point)
-    routed = page_routed(pages, sources, run["page_types"])
+    forums = [i for i, p in enumerate(pages) if p.page.page_type == "forum"]
+    forum_point = _tuned(pages, scores, forums or non_article or articles, keep_comments=True)
+    counts = {
+        "article": decoding_counts(pages, article_scores, article_point),
+        "page": decoding_counts(pages, scores, page_point),
+        "forum": decoding_counts(pages, scores, forum_point),
+    }
+    # mode=auto keeps reader comments at the forum point only
+    auto_page = dataclasses.replace(page_point, keep_comments=False)
+    auto = {**counts, "page": decoding_counts(pages, scores, auto_page)}
+    routed = auto_points(pages, sources, run["page_types"])
     # 0/1 scores: the threshold keeps exactly the blocks scored 1, the gap score none more
     # (and no main-region rule: the chain has its own tree rule)
     exact = dataclasses.replace(page_point, group=None, keep_comments=False)
     columns = {
-        "article (CV)": article_counts,
-        "article mode=auto (CV)": [
-            page_counts[i] if routed[i] else article_counts[i] for i in range(len(pages))
-        ],
-        "article mode=page (CV)": page_counts,
+        "article (CV)": counts["article"],
+        "article mode=auto (CV)": [auto[point][i] for i, point in enumerate(routed)],
+        "article mode=page (CV)": counts["page"],
         "article-rules": decoding_counts(pages, rule_scores(pages), exact),
         "block labels": decoding_counts(pages, label_scores(pages), exact),
     }
@@ -289,11 +295,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"on the article pages' out-of-fold scores: {_point(article_point)}. `mode=page`: "
             "each fold's model is trained on all the other folds' pages, its decoding chosen on "
             f"the non-article pages' out-of-fold scores: {_point(page_point)}, reader comments "
-            "kept. `mode=auto` (the default): each page decoded at the `page` point when its "
-            "out-of-fold page type (classifier trained on the other folds' domains) is not "
-            f"`article` with a confidence of at least {PAGE_MODE_FROM} ("
-            + ", ".join(f"{bar} for a `{name}`" for name, bar in PAGE_MODE_FROM_TYPES.items())
-            + "), else at the `article` point. `article-rules` is "
+            "kept. The `forum` point: the same model's scores, its decoding chosen on the forum "
+            f"threads' out-of-fold scores: {_point(forum_point)}, reader comments kept. "
+            "`mode=auto` (the default): each page decoded at the operating point its "
+            "out-of-fold page type (classifier trained on the other folds' domains) picks: "
+            + ", ".join(
+                f"a `{name}` at the `{name}` point from a confidence of {bar}"
+                for name, bar in OWN_POINT_FROM.items()
+            )
+            + f", another type that is not `article` at the `page` point (reader comments out) "
+            f"from {PAGE_MODE_FROM}, else the `article` point. `article-rules` is "
             "decoded from the same blocks, its headline block dropped as `article` drops it. "
             "`block labels` keeps exactly the blocks labelled gold for training (the rule "
             "chain's blocks on a page without one, as the extractor falls back): the best "

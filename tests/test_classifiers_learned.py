@@ -26,9 +26,9 @@ from scrapy_boilerplate.classifiers.page_type import load_page_type_model
 from scrapy_boilerplate.errors import BoilerplateError
 from scrapy_boilerplate.evaluation.datasets import load_pages
 from scrapy_boilerplate.extractors.builtin import (
+    OWN_POINT_FROM,
     PAGE_MODE_FROM,
-    PAGE_MODE_FROM_TYPES,
-    decodes_at_page_point,
+    auto_operating_point,
 )
 from scrapy_boilerplate.extractors.title import find_title
 from scrapy_boilerplate.features.page import page_features
@@ -148,31 +148,38 @@ def test_the_page_point_keeps_reader_comments_in_the_text() -> None:
     assert all(line in page.text for line in page.comments.splitlines() if line)
 
 
-def test_a_forum_thread_is_decoded_at_the_page_point() -> None:
+def test_a_forum_thread_is_decoded_at_the_forum_point() -> None:
     # posts with their controls (Reply, Quote, Report, #1 ...) and no URL to tell: a forum
     html = (FIXTURES / "pages" / "thread.html").read_bytes()
     auto = extract(html)
     assert auto.page_type == "forum" and auto.page_type_confidence is not None
-    assert auto.page_type_confidence >= PAGE_MODE_FROM_TYPES["forum"]
-    assert auto.text == extract(html, mode="page").text != extract(html, mode="article").text
+    assert auto.page_type_confidence >= OWN_POINT_FROM["forum"]
+    assert auto.text == extract(html, mode="forum").text != extract(html, mode="article").text
+
+
+def test_the_forum_point_keeps_reader_comments_in_the_text() -> None:
+    html = (FIXTURES / "site" / "commented.html").read_bytes()
+    forum = extract(html, mode="forum")
+    assert forum.comments == extract(html, mode="article").comments
+    assert forum.comments and all(line in forum.text for line in forum.comments.splitlines())
 
 
 @pytest.mark.parametrize(
-    ("page_type", "confidence", "at_page"),
+    ("page_type", "confidence", "point"),
     [
-        ("forum", 0.65, True),
-        ("forum", 0.55, False),
-        ("listing", 0.65, False),
-        ("listing", 0.75, True),
-        ("article", 0.99, False),
-        (None, None, False),
+        ("forum", 0.55, "forum"),
+        ("forum", 0.45, "article"),
+        ("listing", 0.65, "article"),
+        ("listing", 0.75, "page"),
+        ("article", 0.99, "article"),
+        (None, None, "article"),
     ],
 )
-def test_the_page_point_bar_is_lower_for_forums(
-    page_type: str | None, confidence: float | None, at_page: bool
+def test_auto_mode_picks_the_point_by_type_and_confidence(
+    page_type: str | None, confidence: float | None, point: str
 ) -> None:
-    assert PAGE_MODE_FROM_TYPES["forum"] < PAGE_MODE_FROM
-    assert decodes_at_page_point(page_type, confidence) is at_page
+    assert OWN_POINT_FROM["forum"] < PAGE_MODE_FROM
+    assert auto_operating_point(page_type, confidence) == point
 
 
 COMMENTS = (

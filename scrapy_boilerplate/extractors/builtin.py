@@ -80,8 +80,8 @@ __all__ = [
     "OPERATING_POINTS",
     "OperatingPoint",
     "PAGE_MODE_FROM",
-    "PAGE_MODE_FROM_TYPES",
-    "decodes_at_page_point",
+    "OWN_POINT_FROM",
+    "auto_operating_point",
     "VICTOR_OPTIONS",
     "PAGE_TEMPLATE_OPTIONS",
 ]
@@ -258,42 +258,52 @@ class OperatingPoint(NamedTuple):
 
 
 #: Operating points of ``article-learned``: ``article`` keeps the body of articles (with the
-#: shipped model of article pages); ``page`` keeps more of non-article pages (listings, forums,
-#: documentation; with the shipped model of every page type).
+#: shipped model of article pages); ``page`` keeps more of non-article pages (listings,
+#: documentation, products; with the shipped model of every page type); ``forum`` keeps a
+#: thread's posts and replies (the same model, a stricter threshold, no main-region rule: the
+#: posts are spread over the page).
 OPERATING_POINTS: dict[str, OperatingPoint] = {
     "article": OperatingPoint(SHIPPED_ARTICLE_MODEL, "threshold", 0.5, "gap_score", 0.2, "group"),
     "page": OperatingPoint(
         SHIPPED_MODEL, "page_threshold", 0.35, "page_gap_score", 0.15, "page_group"
     ),
+    "forum": OperatingPoint(
+        SHIPPED_MODEL, "forum_threshold", 0.5, "forum_gap_score", 0.1, "forum_group"
+    ),
 }
 
-#: The operating point of pages that are not articles: there reader comments (a forum's
-#: replies) are the page's content, so they stay in the text (and in the result's comments).
+#: The operating point of pages that are not articles, reader comments kept only with
+#: ``mode=page`` (a listing's or service page's comments are not its content).
 PAGE_MODE = "page"
+#: The operating point of forum threads: there reader comments (the replies) are the page's
+#: content, so they stay in the text (and in the result's comments).
+FORUM_MODE = "forum"
 #: ``mode`` value that picks the operating point from the page type.
 AUTO_MODE = "auto"
 #: In ``auto`` mode, the page-type confidence (0-1) from which a page that is not an article
 #: is decoded at the ``page`` operating point (when the page-type model does not say).
 PAGE_MODE_FROM = 0.7
-#: In ``auto`` mode, a lower confidence for the page types listed: a forum thread taken for an
-#: article loses its replies, a costlier error than an article's at the ``page`` point, and a
-#: news page is seldom taken for a forum (chosen on out-of-fold page types).
-PAGE_MODE_FROM_TYPES: Mapping[str, float] = MappingProxyType({"forum": 0.6})
+#: In ``auto`` mode, the page types decoded at an operating point of their own (of the same
+#: name), with the page-type confidence (0-1) from which they are; below it, at the
+#: ``article`` point. A forum thread taken for an article loses its replies, a costlier error
+#: than an article's at the forum point, and a news page is seldom taken for a forum (chosen
+#: on out-of-fold page types).
+OWN_POINT_FROM: Mapping[str, float] = MappingProxyType({"forum": 0.5})
 
 
-def decodes_at_page_point(
+def auto_operating_point(
     page_type: str | None, confidence: float | None, page_from: float = PAGE_MODE_FROM
-) -> bool:
-    """Whether ``auto`` mode decodes a page of this type and confidence at the ``page`` point:
-    not an article, with a confidence of at least its type's bar (:data:`PAGE_MODE_FROM_TYPES`,
-    else ``page_from``)."""
-    bar = PAGE_MODE_FROM_TYPES.get(page_type or "", page_from)
-    return page_type != "article" and (confidence or 0.0) >= bar
+) -> str:
+    """The operating point ``auto`` mode decodes a page of this type and confidence at: the
+    type's own point from its bar in :data:`OWN_POINT_FROM`; ``page`` for another type that is
+    not an article, from ``page_from``; else ``article``."""
+    confidence = confidence or 0.0
+    if page_type is None or page_type == "article":
+        return "article"
+    if page_type in OWN_POINT_FROM:
+        return page_type if confidence >= OWN_POINT_FROM[page_type] else "article"
+    return PAGE_MODE if confidence >= page_from else "article"
 
-
-#: In ``auto`` mode, the page types whose reader comments stay in the text at the ``page``
-#: point (a forum's replies are its content; a service or listing page's comments are not).
-AUTO_COMMENT_PAGE_TYPES = frozenset({"forum"})
 
 #: Score taken off a learned block inside a site template (``template_penalty``).
 TEMPLATE_PENALTY = 0.55
@@ -303,8 +313,8 @@ ARTICLE_LEARNED_OPTIONS = (
         "mode",
         str,
         AUTO_MODE,
-        "operating point: article (the body of an article), page (listings, forums, docs) or "
-        "auto (page when the page type is confidently not an article)",
+        "operating point: article (the body of an article), page (listings, products, docs), "
+        "forum (a thread's posts and replies) or auto (chosen by the page type)",
         choices=(*OPERATING_POINTS, AUTO_MODE),
     ),
     Option(
@@ -375,14 +385,13 @@ def _article_learned_chain(
     # both chains are built here: a missing or unreadable model file fails when the extractor
     # is built, not on the first page of the other point
     chains = {
-        mode: _operating_point_chain(mode, options, context, AUTO_COMMENT_PAGE_TYPES)
+        mode: _operating_point_chain(mode, options, context, in_auto=True)
         for mode in OPERATING_POINTS
     }
     page_from = float(page_types.metadata.get("page_mode_from", PAGE_MODE_FROM))
 
     def choose(doc: TextDocument) -> Sequence[Filter]:
-        at_page = decodes_at_page_point(doc.page_type, doc.page_type_confidence, page_from)
-        return chains[PAGE_MODE if at_page else "article"]
+        return chains[auto_operating_point(doc.page_type, doc.page_type_confidence, page_from)]
 
     return [classify, ChosenChain(choose)]
 
@@ -391,11 +400,12 @@ def _operating_point_chain(
     mode: str,
     options: Mapping[str, Any],
     context: ExtractionContext,
-    comment_page_types: frozenset[str] | None = None,
+    *,
+    in_auto: bool = False,
 ) -> list[Filter]:
     """The filters of ``article`` at the operating point ``mode`` (after the page type); the
-    ``page`` point keeps reader comments in the text, of ``comment_page_types`` pages only when
-    given (``keep_comments`` keeps them everywhere)."""
+    ``forum`` point keeps reader comments in the text, the ``page`` point too unless chosen by
+    ``auto`` mode (``keep_comments`` keeps them everywhere)."""
     point = OPERATING_POINTS[mode]
     model = load_block_model(options["model"], point.shipped)
     threshold = options["threshold"] or float(
@@ -419,10 +429,9 @@ def _operating_point_chain(
     chain.append(DropHeadlineFilter(find_title))
     if options["keep_captions"]:
         chain.append(KeepCaptionsFilter())
-    if options["keep_comments"]:
+    keeps_comments = mode == FORUM_MODE or (mode == PAGE_MODE and not in_auto)
+    if options["keep_comments"] or keeps_comments:
         chain.append(KeepCommentsFilter())
-    elif mode == PAGE_MODE:
-        chain.append(KeepCommentsFilter(comment_page_types))
     return chain
 
 

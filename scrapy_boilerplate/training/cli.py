@@ -115,22 +115,29 @@ def _tune(
     pages: list[PageRows], folds: int, trees: int, trains: Callable[[PageRows], bool]
 ) -> tuple[dict[str, Any], list[float]]:
     """Cross-validate on every page, each fold's model trained on the other folds' pages that
-    ``trains`` accepts; the decodings of both operating points (``article`` chosen on the
-    accepted pages, ``page`` on the non-article ones; ``cv_mean_f1`` is the accepted pages'
-    mean) and every page's F1 at the first."""
+    ``trains`` accepts; the decodings of the three operating points (``article`` chosen on the
+    accepted pages, ``page`` on the non-article ones, ``forum`` on the forum threads; the last
+    two keep reader comments; ``cv_mean_f1`` is the accepted pages' mean) and every page's F1
+    at the first."""
     scores = out_of_fold_scores(pages, folds=folds, num_trees=trees, train_on=trains)
     own = [i for i, page in enumerate(pages) if trains(page)]
     article = tune_decoding([pages[i] for i in own], [scores[i] for i in own], decoding_grid()).best
-    others = [i for i, page in enumerate(pages) if page.page.page_type not in (None, "article")]
-    page_point = article
-    if others:
-        subset = [pages[i] for i in others]
-        grid = decoding_grid(keep_comments=True)  # the page operating point keeps them
-        page_point = tune_decoding(subset, [scores[i] for i in others], grid).best
+
+    def tuned(indices: list[int]) -> Decoding:
+        if not indices:
+            return article
+        subset = [pages[i] for i in indices]
+        grid = decoding_grid(keep_comments=True)
+        return tune_decoding(subset, [scores[i] for i in indices], grid).best
+
+    types = [page.page.page_type for page in pages]
+    page_point = tuned([i for i, kind in enumerate(types) if kind not in (None, "article")])
+    forum_point = tuned([i for i, kind in enumerate(types) if kind == "forum"])
     results = score_decoding(pages, scores, article)
     metadata = {
         **decoding_metadata(article),
         **decoding_metadata(page_point, "page_"),
+        **decoding_metadata(forum_point, "forum_"),
         "cv_folds": folds,
         "cv_mean_f1": round(statistics.fmean(results[i] for i in own), 4),
     }
