@@ -102,3 +102,9 @@ def test_every_shared_dataset_page(dataset: str) -> None:
                 assert conventions._line_rule(block, credits, mask) == conventions._line_rule(
                     block, credits, None
                 )
+
+
+def test_the_rules_without_words_begin_at_the_start() -> None:
+    """The one search that stands for them is anchored: each of them must be."""
+    for _, pattern, _, words in conventions._LINE_RULES:
+        assert words or pattern.pattern.startswith(r"^\W*")
