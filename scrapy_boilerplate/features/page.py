@@ -151,6 +151,8 @@ _URL_DATE: Final = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|$)|
 _URL_WORD: Final = re.compile(r"[a-z]+")
 _NUMERIC_ID: Final = re.compile(r"\d{4,}")
 _nodes = compiled_twin(f"{__package__}._nodes")
+#: The compiled thread columns (None: not built, or a build older than them).
+_thread_twin = getattr(_nodes, "page_thread_features", None)
 
 
 def page_features(doc: TextDocument) -> list[float]:
@@ -216,9 +218,9 @@ def page_block_features_pure(blocks: Sequence[TextBlock]) -> list[float]:
 def page_thread_features(blocks: Sequence[TextBlock]) -> list[float]:
     """The thread columns of :func:`page_features` (:func:`page_thread_features_pure`, by the
     compiled twin in ``_nodes`` when it is built)."""
-    if _nodes is not None:
+    if _thread_twin is not None:
         try:
-            row: list[float] = _nodes.page_thread_features(list(blocks))
+            row: list[float] = _thread_twin(list(blocks))
             return row
         except TypeError:  # a block whose text is not a str: the reference
             pass
