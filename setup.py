@@ -53,6 +53,7 @@ setup(
         *compiled("scrapy_boilerplate.classifiers._rules"),
         *compiled("scrapy_boilerplate.filters._isotonic"),
         *on_lxml("scrapy_boilerplate.filters._tree"),
+        *compiled("scrapy_boilerplate.filters._lines"),
         *compiled("scrapy_boilerplate.classifiers._crf"),
         *compiled("scrapy_boilerplate.classifiers._template"),
         *on_lxml("scrapy_boilerplate.site._hashing"),

@@ -1,13 +1,14 @@
-"""The compiled block columns of the page-type features are bit for bit the pure-Python ones:
-on hand-made pages (tables, lists, headings, no blocks), on random blocks (any counts, labels
-and elements, namespaced and non-element ones included) and, when present, on every page of
-the shared datasets.
+"""The compiled block and thread columns of the page-type features are bit for bit the
+pure-Python ones: on hand-made pages (tables, lists, headings, threads, no blocks), on random
+blocks (any counts, labels, elements and short texts, namespaced and non-element ones included)
+and, when present, on every page of the shared datasets.
 
 Skipped when the extension is not built, unless ``BOILERPLATE_REQUIRE_SPEEDUPS`` is set.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from array import array
 
@@ -25,12 +26,19 @@ from scrapy_boilerplate.page.segmentation import segment
 _nodes = twin_or_skip("scrapy_boilerplate.features._nodes")
 
 
-def assert_same_columns(blocks: list[TextBlock]) -> list[float]:
-    fast = _nodes.page_block_features(blocks)
-    pure = page.page_block_features_pure(blocks)
+def assert_same_columns(
+    blocks: list[TextBlock], function: str = "page_block_features"
+) -> list[float]:
+    """``function``'s twin, its pure reference and its dispatcher give the same floats."""
+    fast: list[float] = getattr(_nodes, function)(blocks)
+    pure = getattr(page, f"{function}_pure")(blocks)
     assert array("d", fast).tobytes() == array("d", pure).tobytes()
-    assert page.page_block_features(blocks) == pure
+    assert getattr(page, function)(blocks) == pure
     return fast
+
+
+def assert_same_thread_columns(blocks: list[TextBlock]) -> list[float]:
+    return assert_same_columns(blocks, "page_thread_features")
 
 
 TABLE = """<html><body><h1>Results</h1><table><tr><th>Team</th><th>Points and more words</th>
@@ -104,3 +112,59 @@ def test_counts_beyond_a_c_integer_go_to_the_reference() -> None:
 def test_every_shared_dataset_page(dataset: str) -> None:
     for _, doc in segmented_pages(dataset):
         assert_same_columns(doc.blocks)
+        assert_same_thread_columns(doc.blocks)
+
+
+#: One of each form of a post control (word, number, counter, non-ASCII, case, punctuation).
+CONTROLS = (
+    "<a href=#>Reply</a>", "[ QUOTE ]", "#{i}", "{i},5k views", "Views: ...", "回复", "{i}楼",
+    "Répondre", "Multi-Quote:", "Click to expand...", "ſolved",
+)  # fmt: skip
+THREAD = "<html><body><h1>Boiler pressure</h1>{}<p>Share</p><p>About us</p></body></html>".format(
+    "".join(
+        f"<div><p>user_{i}</p><p>Advice number {i} on the valve.</p>"
+        + "".join(f"<p>{control.format(i=i)}</p>" for control in CONTROLS)
+        + "</div>"
+        for i in range(1, 4)
+    )
+)
+
+
+def test_a_hand_made_thread() -> None:
+    """Each form of a post control counted by the twin; the user names, the advice, ``Share``,
+    ``About us`` and the heading not."""
+    blocks = segment(parse_html(THREAD)).blocks
+    fast = assert_same_thread_columns(blocks)
+    assert fast == [math.log1p(3 * len(CONTROLS)), 3 * len(CONTROLS) / len(blocks)]
+
+
+_TEXT_PARTS = [
+    "reply", "Quote", "REPORT", "last edited", "multi-quote", "member", "views", "likes",
+    "ответить", "回复", "répondre", "ſolved", "K", "k", "12", "1,5", ".", ",", "#", ":", "-",
+    "_", " ", "  ", "\t", "\n", "楼", "条回复", "赞同", "about", "share", "x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_short_texts(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(300):
+        blocks = [
+            TextBlock("".join(rng.choices(_TEXT_PARTS, k=rng.randrange(6))), rng.randrange(7))
+            for _ in range(rng.randrange(12))
+        ]
+        assert_same_thread_columns(blocks)
+
+
+def test_a_text_that_is_not_a_str_goes_to_the_reference() -> None:
+    blocks = [TextBlock("Reply", 1), TextBlock(b"Quote", 1)]  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _nodes.page_thread_features(blocks)
+    with pytest.raises(TypeError):  # the reference's own error: bytes against a str pattern
+        page.page_thread_features(blocks)
+
+
+def test_the_words_of_the_short_cut_begin_and_end_with_a_word_character() -> None:
+    """The twin reads an ASCII text as a post control by its stripped, lower-cased words."""
+    for word in page.POST_CONTROL_WORDS:
+        assert word == word.lower() and word[0].isalnum() and word[-1].isalnum()

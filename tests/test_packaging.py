@@ -27,7 +27,7 @@ def test_wheels_are_built_for_cpython_3_10_to_3_13_on_the_usual_platforms() -> N
 def test_the_source_distribution_carries_every_compiled_twin() -> None:
     built = re.findall(r'"scrapy_boilerplate\.([\w.]+)"\)', (REPO / "setup.py").read_text())
     manifest = (REPO / "MANIFEST.in").read_text(encoding="utf-8")
-    assert len(built) == 10
+    assert len(built) == 11
     for module in built:
         assert f"include scrapy_boilerplate/{module.replace('.', '/')}.pyx" in manifest
 

@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 """Compiled twins of the node table walk, of the node feature rows (as lists or one flat
-array of doubles), of the element bits and of the blocks' structure features.
+array of doubles), of the element bits, of the blocks' structure features and of the block and
+thread columns of the page-type features (``features.page``: ``page_block_features_pure`` and
+``page_thread_features_pure`` are their reference, ``tests/test_features_page_twin.py``).
 
 The pure-Python :func:`~scrapy_boilerplate.features.nodes.node_table_pure`,
 :func:`~scrapy_boilerplate.features.node_features.node_feature_rows_pure`,
@@ -1621,3 +1623,85 @@ def page_block_features(list blocks):
         <double>heading_words / denominator,
         <double>first_long / count,
     ]
+
+
+# -- the thread part of a page's feature row (features.page) --------------------------------
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+    void* PyUnicode_DATA(object text)
+
+cdef object _CONTROL_BLOCK_WORDS = None
+cdef Py_ssize_t _CONTROL_BLOCK_CHARS = 0
+cdef frozenset _CONTROL_WORDS = None  # POST_CONTROL_WORDS of ASCII, or None: no short cut
+cdef object _post_control_match = None
+cdef bint _thread_loaded = False
+
+
+cdef inline bint _ascii_word(unsigned char c) noexcept nogil:
+    """Whether the ASCII character ``c`` is a word character of ``re`` (``\\w``)."""
+    return (
+        (c >= b'a' and c <= b'z') or (c >= b'A' and c <= b'Z') or (c >= b'0' and c <= b'9')
+        or c == b'_'
+    )
+
+
+cdef _thread_load():
+    global _CONTROL_BLOCK_WORDS, _CONTROL_BLOCK_CHARS, _CONTROL_WORDS, _post_control_match
+    global _thread_loaded
+    from . import page
+
+    _CONTROL_BLOCK_WORDS, _CONTROL_BLOCK_CHARS = page.CONTROL_BLOCK_WORDS, page.CONTROL_BLOCK_CHARS
+    _post_control_match = page.POST_CONTROL.match
+    words = [word for word in page.POST_CONTROL_WORDS if word.isascii()]
+    if all(
+        word and word == word.lower() and _ascii_word(ord(word[0])) and _ascii_word(ord(word[len(word) - 1]))
+        for word in words
+    ):
+        _CONTROL_WORDS = frozenset(words)
+    else:  # the short cut's rule does not hold: every text is matched by the pattern
+        _CONTROL_WORDS = None
+    _thread_loaded = True
+
+
+cdef bint _is_post_control(str text) except -1:
+    """Whether ``POST_CONTROL`` matches ``text``. An ASCII text without a digit, ``.`` or ``,``
+    (which every counter form needs) is one exactly when, stripped of non-word characters and
+    lower-cased, it is one of ``POST_CONTROL_WORDS``; any other text is matched by the pattern."""
+    cdef Py_ssize_t n, start, end, index
+    cdef const unsigned char* data
+    cdef unsigned char c
+    if _CONTROL_WORDS is not None and PyUnicode_IS_ASCII(text):
+        data = <const unsigned char*>PyUnicode_DATA(text)
+        n = len(text)
+        for index in range(n):
+            c = data[index]
+            if (c >= b'0' and c <= b'9') or c == b'.' or c == b',':
+                break
+        else:
+            start, end = 0, n
+            while start < end and not _ascii_word(data[start]):
+                start += 1
+            while end > start and not _ascii_word(data[end - 1]):
+                end -= 1
+            core = text[start:end]
+            return core.lower() in _CONTROL_WORDS
+    return _post_control_match(text) is not None
+
+
+def page_thread_features(list blocks):
+    """``page.page_thread_features_pure(blocks)``: the same two floats (a block whose text is
+    not a ``str`` raises ``TypeError``: the caller then runs the reference)."""
+    cdef Py_ssize_t n = len(blocks), index, controls = 0
+    if not _thread_loaded:
+        _thread_load()
+    for index in range(n):
+        block = blocks[index]
+        if block.num_words <= _CONTROL_BLOCK_WORDS:
+            text = block.text
+            if type(text) is not str:
+                raise TypeError("a block's text is not a str")
+            text = (<str>text).strip()
+            if len(text) <= _CONTROL_BLOCK_CHARS and _is_post_control(text):
+                controls += 1
+    return [log1p(<double>controls), <double>controls / <double>(n if n else 1)]

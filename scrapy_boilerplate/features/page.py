@@ -39,9 +39,11 @@ __all__ = [
     "page_block_features",
     "page_block_features_pure",
     "page_thread_features",
+    "page_thread_features_pure",
     "JSON_LD_KINDS",
     "URL_KINDS",
     "POST_CONTROL",
+    "POST_CONTROL_WORDS",
 ]
 
 #: Words of a JSON-LD ``@type`` (lowercased) that name a page kind.
@@ -82,20 +84,31 @@ URL_KINDS: Final[dict[str, frozenset[str]]] = {
          "page", "list", "index", "collections", "collection", "topics", "author"}
     ),
 }  # fmt: skip
-#: A whole short block that is a post's control or counter in a forum or Q&A thread (forum
+#: The words a whole short block that is a post's control in a forum or Q&A thread is (forum
 #: software's and Q&A sites' words, in the languages of the training sets and their neighbours;
 #: ``Share``, ``Like``, ``Follow`` and ``Comments`` are left out: article pages show them as
-#: often). Case ignored; leading and trailing punctuation allowed.
+#: often). Lower-cased; each begins and ends with a word character.
+POST_CONTROL_WORDS: Final = (
+    "reply", "replies", "quote", "report", "permalink", "upvote", "downvote", "edited",
+    "last edited", "reply with quote", "multi-quote", "multiquote", "quick reply", "post reply",
+    "click to expand", "start date", "asked", "answered", "best answer", "accepted answer",
+    "solved", "joined", "member", "members", "reactions",
+    "antworten", "zitieren", "melden", "répondre", "citer", "signaler", "responder", "citar",
+    "reportar", "rispondi", "cita", "ответить", "цитировать", "返信", "답글", "回复", "回覆",
+    "引用", "举报", "舉報", "楼主", "樓主", "沙发", "板凳", "地板", "只看该作者",
+    "发表于", "發表於",
+)  # fmt: skip
+#: The other forms of a post control: post numbers and counters. On ASCII text each needs a
+#: digit, ``.`` or ``,`` (the compiled twin relies on it: keep it so).
+_POST_COUNTERS: Final = (
+    r"\d+\s*[楼樓#]", r"#\d+", r"\d+\s*个?回答", r"\d+\s*条回复", r"赞同\s*\d*",
+    r"(?:joined|posts|messages|replies|answers|votes|views|likes|reactions)\s*:?\s*[\d.,]+k?",
+    r"[\d.,]+k?\s*(?:replies|answers|posts|messages|votes|views|likes|reactions|points|upvotes)",
+)  # fmt: skip
+#: A whole short block that is a post's control or counter: one of :data:`POST_CONTROL_WORDS`
+#: or :data:`_POST_COUNTERS`. Case ignored; leading and trailing punctuation allowed.
 POST_CONTROL: Final = re.compile(
-    r"^\W*(?:reply|replies|quote|report|permalink|upvote|downvote|edited|last edited"
-    r"|reply with quote|multi-?quote|quick reply|post reply|click to expand|start date|asked"
-    r"|answered|best answer|accepted answer|solved|joined|members?|reactions"
-    r"|antworten|zitieren|melden|répondre|citer|signaler|responder|citar|reportar|rispondi|cita"
-    r"|ответить|цитировать|返信|답글|回复|回覆|引用|举报|舉報|楼主|樓主|沙发|板凳|地板|只看该作者"
-    r"|发表于|發表於|\d+\s*[楼樓#]|#\d+|\d+\s*个?回答|\d+\s*条回复|赞同\s*\d*"
-    r"|(?:joined|posts|messages|replies|answers|votes|views|likes|reactions)\s*:?\s*[\d.,]+k?"
-    r"|[\d.,]+k?\s*(?:replies|answers|posts|messages|votes|views|likes|reactions|points"
-    r"|upvotes))\W*$",
+    r"^\W*(?:" + "|".join([*map(re.escape, POST_CONTROL_WORDS), *_POST_COUNTERS]) + r")\W*$",
     re.IGNORECASE,
 )
 #: Longest block read as a post control, in words and in characters.
@@ -138,6 +151,8 @@ _URL_DATE: Final = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|$)|
 _URL_WORD: Final = re.compile(r"[a-z]+")
 _NUMERIC_ID: Final = re.compile(r"\d{4,}")
 _nodes = compiled_twin(f"{__package__}._nodes")
+#: The compiled thread columns (None: not built, or a build older than them).
+_thread_twin = getattr(_nodes, "page_thread_features", None)
 
 
 def page_features(doc: TextDocument) -> list[float]:
@@ -201,6 +216,18 @@ def page_block_features_pure(blocks: Sequence[TextBlock]) -> list[float]:
 
 
 def page_thread_features(blocks: Sequence[TextBlock]) -> list[float]:
+    """The thread columns of :func:`page_features` (:func:`page_thread_features_pure`, by the
+    compiled twin in ``_nodes`` when it is built)."""
+    if _thread_twin is not None:
+        try:
+            row: list[float] = _thread_twin(list(blocks))
+            return row
+        except TypeError:  # a block whose text is not a str: the reference
+            pass
+    return page_thread_features_pure(blocks)
+
+
+def page_thread_features_pure(blocks: Sequence[TextBlock]) -> list[float]:
     """The thread columns of :func:`page_features`: ``log1p`` of the number of post controls
     (blocks of at most :data:`CONTROL_BLOCK_WORDS` words and :data:`CONTROL_BLOCK_CHARS`
     characters that :data:`POST_CONTROL` matches whole) and their share of the blocks."""

@@ -36,8 +36,9 @@ from typing import Final
 
 from ..model import labels as L
 from ..model.document import TextBlock, TextDocument
+from ..page.segmentation import compiled_twin
 
-__all__ = ["NewsConventionsFilter", "boilerplate_line", "RELATED_LINK_DENSITY"]
+__all__ = ["NewsConventionsFilter", "boilerplate_line", "word_masks_pure", "RELATED_LINK_DENSITY"]
 
 #: Least link density of a block that continues a related-content section.
 RELATED_LINK_DENSITY: Final = 0.3
@@ -189,36 +190,92 @@ _LINE_RULES: Final = (
     ("related", _RELATED_HEADING, 8, ()),
 )
 _MOST_WORDS: Final = max(rule[2] for rule in _LINE_RULES)
+#: Matches a text when one of the rules without words does (their patterns all begin with
+#: ``^\W*``: one search from the start instead of one per rule, for a block that holds none of
+#: the rules' words).
+_ANCHORED_RULES: Final = re.compile(
+    r"^\W*(?:"
+    + "|".join(pattern.pattern.removeprefix(r"^\W*") for _, pattern, _, w in _LINE_RULES if not w)
+    + ")",
+    re.I,
+)
+_lines = compiled_twin(f"{__package__}._lines")
+#: The compiled word test of the rules (``None``: each block tests its words in Python).
+_RULE_WORD_MASKS: Final = None if _lines is None else _lines.WordMasks([r[3] for r in _LINE_RULES])
 
 
 def boilerplate_line(block: TextBlock, *, credits: bool = True) -> str | None:
     """The name of the first line rule ``block`` matches (None: none); ``credits=False``
     leaves photo credits alone."""
+    return _line_rule(block, credits, None)
+
+
+def _line_rule(block: TextBlock, credits: bool, word_mask: int | None) -> str | None:
+    """:func:`boilerplate_line`; ``word_mask``: bit ``r`` set when the block's lower-cased text
+    holds one of the words of rule ``r`` (:func:`word_masks_pure`; None: tested here)."""
     count = block.num_words
     if count > _MOST_WORDS:
         return None
     text = block.text
+    if word_mask == 0 and not _ANCHORED_RULES.search(text):
+        return None
     lower = None
-    for name, pattern, most_words, words in _LINE_RULES:
+    for bit, (name, pattern, most_words, words) in enumerate(_LINE_RULES):
         if count > most_words or (name == "photo credit" and not credits):
             continue
         if name == "related link" and block.link_density < RELATED_LINE_LINK_DENSITY:
             continue
         if words:  # substring tests: cheaper than the pattern or a regex of the words
-            if lower is None:
-                lower = text.lower()
-            if not _holds_any(lower, words):
-                continue
+            if word_mask is not None:
+                if not word_mask >> bit & 1:
+                    continue
+            else:
+                if lower is None:
+                    lower = text.lower()
+                if not _holds_any(lower, words):
+                    continue
         if pattern.search(text):
             return name
     return None
 
 
-def _holds_any(text: str, words: tuple[str, ...]) -> bool:
+def word_masks_pure(texts: Sequence[str], groups: Sequence[Sequence[str]]) -> list[int]:
+    """For each text, the mask whose bit ``g`` is set when the lower-cased text holds one of
+    the words of ``groups[g]`` (the reference of the compiled ``_lines.WordMasks``)."""
+    masks = []
+    for text in texts:
+        lower = text.lower()
+        mask = 0
+        for bit, words in enumerate(groups):
+            if _holds_any(lower, words):
+                mask |= 1 << bit
+        masks.append(mask)
+    return masks
+
+
+def _holds_any(text: str, words: Sequence[str]) -> bool:
     for word in words:  # noqa: SIM110 (any() over a generator costs twice as much here)
         if word in text:
             return True
     return False
+
+
+def _rule_word_masks(blocks: Sequence[TextBlock]) -> dict[int, int]:
+    """The rules' word masks of the blocks :func:`_line_rule` reads (content, at most
+    :data:`_MOST_WORDS` words), by index; empty when the compiled twin is not built (or a text
+    is not a ``str``): then each block tests its words."""
+    if _RULE_WORD_MASKS is None:
+        return {}
+    read = [
+        index
+        for index, block in enumerate(blocks)
+        if block.is_content and block.num_words <= _MOST_WORDS
+    ]
+    try:
+        masks = _RULE_WORD_MASKS([blocks[index].text for index in read])
+    except TypeError:
+        return {}
+    return dict(zip(read, masks, strict=True))
 
 
 def _related_run(blocks: Sequence[TextBlock], start: int) -> int:
@@ -245,13 +302,14 @@ class NewsConventionsFilter:
 
     def __call__(self, doc: TextDocument) -> bool:
         blocks = doc.blocks
+        word_masks = _rule_word_masks(blocks)
         changed = False
         index = 0
         while index < len(blocks):
             block = blocks[index]
             rule = None
-            if block.is_content and block.num_words <= _MOST_WORDS:  # boilerplate_line passes them
-                rule = boilerplate_line(block, credits=not self.keep_captions)
+            if block.is_content and block.num_words <= _MOST_WORDS:  # _line_rule passes them
+                rule = _line_rule(block, not self.keep_captions, word_masks.get(index))
             end = _related_run(blocks, index) if rule == "related" else index + 1
             if rule is not None:
                 for dropped in blocks[index:end]:
