@@ -77,7 +77,7 @@ def test_train_writes_a_model_article_learned_uses(
     assert "24 pages" in report and "| all | 24 |" in report
     model = load_model(out)
     assert list(model.feature_names) == feature_names()
-    assert {"threshold", "page_threshold", "cv_mean_f1"} <= set(model.metadata)
+    assert {"threshold", "page_threshold", "forum_threshold", "cv_mean_f1"} <= set(model.metadata)
     assert model.metadata["trained_on"] == "gold"
 
     html, gold = page(random.Random(99))
