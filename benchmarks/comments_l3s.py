@@ -111,9 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{pages} L3S-GN1 pages with user comments (class 5, {total:,} words), each "
             "extractor classifying the blocks of the annotated page; words of the blocks it keeps "
             "in its text, and (for `article`) of those it gives as `result.comments`. `article` "
-            "decodes a page it takes for another type than an article (confidence >= 0.7, "
-            "`mode=auto`) at the `page` point, which keeps the comments in the text of pages it "
-            "takes for forums; `mode=article` never does.",
+            "(`mode=auto`) decodes a page it takes for a forum (confidence >= 0.5) at the `forum` "
+            "point, which keeps the comments in the text, and a page of another type than an "
+            "article (confidence >= 0.7) at the `page` point, which does not; `mode=article` "
+            "never keeps them.",
             "",
             table(args.extractors, counts),
         ]
