@@ -27,7 +27,8 @@ Fields, each from the first key (or element) with a valid value:
   first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
-  the headline or the article (see :func:`byline_names` and :func:`article_region`).
+  the headline or the article (see :func:`byline_names` and :func:`article_region`), then
+  those in the first elements after the headline (:func:`bylines_after`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -38,7 +39,7 @@ Fields, each from the first key (or element) with a valid value:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Final
 from urllib.parse import urlsplit
@@ -60,6 +61,9 @@ __all__ = [
     "region_above",
     "read_visible",
     "byline_names",
+    "bylines_after",
+    "following_elements",
+    "MAX_FOLLOWING_ELEMENTS",
     "text_byline",
     "MAX_TEXT_BYLINE_ELEMENTS",
     "card_authors",
@@ -156,6 +160,11 @@ _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id"
 #: thread's first ``username`` is its starter's).
 _BYLINE_CLASS: Final = re.compile("author|byline|username")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
+#: A ``class`` word naming what a byline shows beside the name, not the name: the author's
+#: job title (``author-title``, ``byline__role``) or a heading ("Insights from").
+_BESIDE_NAME_CLASS: Final = re.compile(
+    r"(?:author|byline)[-_]{0,2}(?:titl|role|position|job|heading)", re.IGNORECASE
+)
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
 #: The words of the ``class`` of a long element named for a date whose first dateline is read.
@@ -167,6 +176,8 @@ _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNOREC
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
 MAX_TEXT_BYLINE_ELEMENTS: Final = 200
+#: Most elements after the headline read for a byline (see :func:`bylines_after`).
+MAX_FOLLOWING_ELEMENTS: Final = 60
 #: A byline label at the start of a text, up to its separator.
 _TEXT_LABEL: Final = re.compile(
     r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
@@ -407,18 +418,69 @@ def byline_names(region: Element) -> list[str]:
     co-authors' links in one byline; the bylines of answers, replies or other stories further
     down are not the page's)."""
     for find in (_author_elements, _classed_bylines):
-        texts: list[str] = []
-        first: Element | None = None
-        for element in find(region)[:MAX_BYLINES]:
-            if in_comment(element):
-                continue  # a reader comment's author is not the article's
-            if first is not None and not _near(element, first):
-                continue
-            text = _byline_text(element)
-            if text is None or len(text) < 2 or text in texts or not split_names(text):
-                continue  # no name: a label ("By") or a picture
-            texts.append(text)
-            first = first if first is not None else element
+        texts = _byline_texts(find(region)[:MAX_BYLINES])
+        if texts:
+            return texts
+    return []
+
+
+def _byline_texts(elements: Iterable[Element]) -> list[str]:
+    """The texts of the byline ``elements`` that name someone, outside reader comments: the
+    first and those near it (see :func:`byline_names`)."""
+    texts: list[str] = []
+    first: Element | None = None
+    for element in elements:
+        if _BESIDE_NAME_CLASS.search(element.get("class") or "") is not None:
+            continue  # "Senior Editor", "About the author"
+        if in_comment(element):
+            continue  # a reader comment's author is not the article's
+        if first is not None and not _near(element, first):
+            continue
+        text = _byline_text(element)
+        if text is None or len(text) < 2 or text in texts or not split_names(text):
+            continue  # no name: a label ("By") or a picture
+        texts.append(text)
+        first = first if first is not None else element
+    return texts
+
+
+def following_elements(start: Element, limit: int) -> Iterator[Element]:
+    """The first ``limit`` elements after ``start`` in document order, its own descendants
+    aside, up to the end of ``<body>``."""
+    count = 0
+    node: Element | None = start
+    while node is not None and node.tag not in ("body", "html"):
+        for sibling in node.itersiblings():
+            for element in sibling.iter():
+                if not isinstance(element.tag, str):
+                    continue  # a comment or a processing instruction
+                yield element
+                count += 1
+                if count >= limit:
+                    return
+        node = node.getparent()
+
+
+def bylines_after(headline: Element) -> list[str]:
+    """The texts of the bylines among the :data:`MAX_FOLLOWING_ELEMENTS` elements after
+    ``headline`` (a byline in a block of its own between the headline's block and the
+    article's: an author box under the title): ``rel="author"`` links and
+    ``itemprop="author"`` elements, else the innermost elements whose ``class`` names an
+    author, a byline or a username, as :func:`byline_names` reads them."""
+    window = list(following_elements(headline, MAX_FOLLOWING_ELEMENTS))
+    declared = [e for e in window if e.get("rel") == "author" or e.get("itemprop") == "author"]
+    classed = [
+        e
+        for e in window
+        if e.tag not in _NOT_BYLINES and _BYLINE_CLASS.search(e.get("class") or "") is not None
+    ]
+    innermost = [
+        e
+        for index, e in enumerate(classed)
+        if index + 1 == len(classed) or not _is_below(classed[index + 1], e, headline)
+    ]
+    for elements in (declared, innermost):
+        texts = _byline_texts(elements[:MAX_BYLINES])
         if texts:
             return texts
     return []
@@ -572,14 +634,17 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     if region is None:
         return
     found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(region, anchor))
+    found.offer_authors(_visible_authors(region, anchor, article_headline(tags)))
 
 
-def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
+def _visible_authors(
+    region: Element, anchor: Element | None, headline: Element | None
+) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
     when it is not within ``region`` (a headline far from the article's start: a hero
-    banner's); looked for on the first ``next()``."""
+    banner's); else the bylines just after the ``headline`` (:func:`bylines_after`); looked
+    for on the first ``next()``."""
     for place in (region, region_above(anchor)):
         if place is None or (place is not region and _is_below(place, region, place)):
             continue
@@ -590,6 +655,8 @@ def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
         if names:
             yield from names
             return
+    if headline is not None:
+        yield from bylines_after(headline)
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
