@@ -361,3 +361,11 @@ Kondrat</a></div><div class="author-title">EdTech Content writer</div></div>
 
 def test_the_authors_job_title_beside_the_name_is_no_name() -> None:
     assert page_authors(JOB_TITLE_BYLINE, "first") == ("Sofia Kondrat",)
+
+
+def test_an_author_meta_with_a_vendors_prefix() -> None:
+    html = (
+        '<html><head><meta property="cXenseParse:author" content="Harry Rabinowitz">'
+        "</head><body><p>Text.</p></body></html>"
+    )
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Harry Rabinowitz",)

@@ -12,19 +12,22 @@ Fields, each from the first key (or element) with a valid value:
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
   ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
   pages), ``ms.date`` (technical documentation's date of its last revision); the ``content``
-  or ``datetime`` of an element with ``itemprop="datePublished"``; then the
+  or ``datetime`` of an element with ``itemprop="datePublished"``; then any key ending, after
+  a prefix, in a publication date's name (``w-published-date``); then the
   ``<time datetime>`` nearest the article (see :func:`nearest_time`); then the day the page's
   URL names (``/2019/11/19/``); shown: a written date in the dateline near the article (see
   :func:`nearest_dateline`), then near the headline (:func:`article_headline`: a dateline, then a
   ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
   date in an element named for a date (see :func:`dated_element_text`), then the first
-  dateline of the region read for the byline (see :func:`article_region`). A page without an
+  dateline of the region read for the byline (see :func:`article_region`); then a written date
+  in an element named for a date just after the headline (:func:`date_after`). A page without an
   article (no first content element) gets none of the visible dates: only the URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
   ``sailthru.author``, ``citation_author`` (a paper's, one per author) (all values of the
-  first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
+  first key that has any), then any key ending, after a prefix, in ``author``
+  (``cXenseParse:author``), then the labelled values of the Twitter card (``twitter:dataN``
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
   the headline or the article (see :func:`byline_names` and :func:`article_region`), then
@@ -130,6 +133,13 @@ _AUTHORS: Final = (
     "sailthru.author",
     "citation_author",
 )
+#: The end of a ``<meta>`` key, after a prefix, that names the publication date
+#: (``w-published-date``, ``og:article:publish_date``).
+_PUBLISHED_SUFFIX: Final = re.compile(
+    r"\w[-_:.](?:published|publish|publication|pub)[-_]?(?:date|time)$"
+)
+#: The end of a ``<meta>`` key, after a prefix, that names the author (``cxenseparse:author``).
+_AUTHOR_SUFFIX: Final = re.compile(r"\w[-_:.]author$")
 #: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
 _AUTHOR_LABELS: Final = frozenset(
     ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
@@ -167,6 +177,11 @@ _BESIDE_NAME_CLASS: Final = re.compile(
 )
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
+_ANY_CASE_DATE_CLASS: Final = re.compile(_DATE_CLASS.pattern, re.IGNORECASE)
+#: Words of a shown date that is a modification's.
+_UPDATED: Final = re.compile(
+    r"updated|modified|revised|aktualisiert|mis à jour|actualizado|aggiornato", re.IGNORECASE
+)
 #: The words of the ``class`` of a long element named for a date whose first dateline is read.
 _LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
@@ -351,7 +366,13 @@ def dated_element_text(region: Element) -> str | None:
     ``class`` names a date, a publication or a post (not a time: ``timeline``), its first
     dateline (``<div class="meta date-header"><span>Posted on April 13, 2023</span><ul
     class="tags">...``); None without one."""
-    for element in _dated_elements(region):
+    return _dated_text(_dated_elements(region))
+
+
+def _dated_text(elements: Iterable[Element]) -> str | None:
+    """The first short text holding a written date of ``elements`` (each named for a date), as
+    :func:`dated_element_text` reads them; None without one."""
+    for element in elements:
         text = _stripped_text(element, _DATELINE_NODE_CHARS)
         if text is None and _LONG_DATED_CLASS.search(element.get("class") or ""):
             text = _dateline_in(element, set())
@@ -459,6 +480,18 @@ def following_elements(start: Element, limit: int) -> Iterator[Element]:
                 if count >= limit:
                     return
         node = node.getparent()
+
+
+def date_after(headline: Element) -> str | None:
+    """The first short text holding a written date in an element whose ``class`` names a date
+    (``date``, ``time``, ``publish``, ``posted``, any case: ``Author_publicationTime``)
+    among the :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``, read as
+    :func:`dated_element_text` reads them; None without one, or when that text names an update
+    ("Updated Feb. 27, 2025": not the publication)."""
+    window = following_elements(headline, MAX_FOLLOWING_ELEMENTS)
+    named = (e for e in window if _ANY_CASE_DATE_CLASS.search(e.get("class") or "") is not None)
+    text = _dated_text(e for e in named if e.tag != "script")
+    return None if text is None or _UPDATED.search(text) is not None else text
 
 
 def bylines_after(headline: Element) -> list[str]:
@@ -578,6 +611,8 @@ def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> I
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
     yield _dateline_in(region, set())
+    if headline is not None:
+        yield date_after(headline)
 
 
 def article_headline(tags: PageTags) -> Element | None:
@@ -676,17 +711,28 @@ def card_authors(tags: PageTags) -> list[str]:
     return values + tags.values("twitter:misc:written by")
 
 
+def _suffixed_values(tags: PageTags, suffix: re.Pattern[str]) -> Iterator[str]:
+    """The values of the ``<meta>`` keys that end with ``suffix`` (a vendor's or a site's
+    prefix before a known name: ``cXenseParse:author``, ``w-published-date``), key by key in
+    page order; read on the first ``next()``."""
+    for key, values in tags.meta.items():
+        if suffix.search(key) is not None:
+            yield from values
+
+
 def read_fallbacks(
     found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
 ) -> None:
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
+    found.offer_all("published", _suffixed_values(tags, _PUBLISHED_SUFFIX))
     found.offer_all("published", _later(lambda: _time_near(tags, anchor)))
     found.offer_all("published", _later(lambda: url_date(url)))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
+    found.offer_authors(_suffixed_values(tags, _AUTHOR_SUFFIX))
     found.offer_authors(card_authors(tags))
     found.offer("language", tags.lang)
     found.offer_all("language", tags.values(*_LANGUAGE))
