@@ -20,8 +20,9 @@ Fields, each from the first key (or element) with a valid value:
   ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
   date in an element named for a date (see :func:`dated_element_text`), then the first
   dateline of the region read for the byline (see :func:`article_region`); then a written date
-  in an element named for a date just after the headline (:func:`date_after`). A page without an
-  article (no first content element) gets none of the visible dates: only the URL's.
+  in an element named for a date just after the headline (:meth:`AfterHeadline.date`). A page
+  without an article (no first content element) gets none of the visible dates: only the
+  URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
@@ -31,7 +32,7 @@ Fields, each from the first key (or element) with a valid value:
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
   the headline or the article (see :func:`byline_names` and :func:`article_region`), then
-  those in the first elements after the headline (:func:`bylines_after`).
+  those in the first elements after the headline (:meth:`AfterHeadline.bylines`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -64,7 +65,7 @@ __all__ = [
     "region_above",
     "read_visible",
     "byline_names",
-    "bylines_after",
+    "AfterHeadline",
     "following_elements",
     "MAX_FOLLOWING_ELEMENTS",
     "text_byline",
@@ -178,6 +179,8 @@ _BESIDE_NAME_CLASS: Final = re.compile(
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
 _ANY_CASE_DATE_CLASS: Final = re.compile(_DATE_CLASS.pattern, re.IGNORECASE)
+#: The words of a ``class`` naming a byline or a date, any case (a filter for both).
+_NAMED_AFTER: Final = re.compile(f"{_BYLINE_CLASS.pattern}|{_DATE_CLASS.pattern}", re.IGNORECASE)
 #: Words of a shown date that is a modification's.
 _UPDATED: Final = re.compile(
     r"updated|modified|revised|aktualisiert|mis à jour|actualizado|aggiornato", re.IGNORECASE
@@ -191,8 +194,8 @@ _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNOREC
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
 MAX_TEXT_BYLINE_ELEMENTS: Final = 200
-#: Most elements after the headline read for a byline (see :func:`bylines_after`).
-MAX_FOLLOWING_ELEMENTS: Final = 60
+#: Most elements after the headline read for a byline or a date (see :class:`AfterHeadline`).
+MAX_FOLLOWING_ELEMENTS: Final = 25
 #: A byline label at the start of a text, up to its separator.
 _TEXT_LABEL: Final = re.compile(
     r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
@@ -471,10 +474,8 @@ def following_elements(start: Element, limit: int) -> Iterator[Element]:
     count = 0
     node: Element | None = start
     while node is not None and node.tag not in ("body", "html"):
-        for sibling in node.itersiblings():
-            for element in sibling.iter():
-                if not isinstance(element.tag, str):
-                    continue  # a comment or a processing instruction
+        for sibling in node.itersiblings(etree.Element):
+            for element in sibling.iter(etree.Element):
                 yield element
                 count += 1
                 if count >= limit:
@@ -482,41 +483,71 @@ def following_elements(start: Element, limit: int) -> Iterator[Element]:
         node = node.getparent()
 
 
-def date_after(headline: Element) -> str | None:
-    """The first short text holding a written date in an element whose ``class`` names a date
-    (``date``, ``time``, ``publish``, ``posted``, any case: ``Author_publicationTime``)
-    among the :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``, read as
-    :func:`dated_element_text` reads them; None without one, or when that text names an update
-    ("Updated Feb. 27, 2025": not the publication)."""
-    window = following_elements(headline, MAX_FOLLOWING_ELEMENTS)
-    named = (e for e in window if _ANY_CASE_DATE_CLASS.search(e.get("class") or "") is not None)
-    text = _dated_text(e for e in named if e.tag != "script")
-    return None if text is None or _UPDATED.search(text) is not None else text
+def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[Element]]:
+    """Among the first :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``: the
+    ``rel="author"`` links and ``itemprop="author"`` elements, those whose ``class`` names an
+    author, a byline or a username, and those whose ``class`` names a date in any case (the
+    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside)."""
+    declared: list[Element] = []
+    bylines: list[Element] = []
+    dated: list[Element] = []
+    for element in following_elements(headline, MAX_FOLLOWING_ELEMENTS):
+        if element.get("itemprop") == "author" or (
+            element.tag == "a" and element.get("rel") == "author"
+        ):
+            declared.append(element)
+        names = element.get("class")
+        if not names or _NAMED_AFTER.search(names) is None or element.tag in _NOT_BYLINES:
+            continue  # one search for most classes: they name neither
+        if _BYLINE_CLASS.search(names) is not None:
+            bylines.append(element)
+        if _ANY_CASE_DATE_CLASS.search(names) is not None:
+            dated.append(element)
+    return declared, bylines, dated
 
 
-def bylines_after(headline: Element) -> list[str]:
-    """The texts of the bylines among the :data:`MAX_FOLLOWING_ELEMENTS` elements after
-    ``headline`` (a byline in a block of its own between the headline's block and the
-    article's: an author box under the title): ``rel="author"`` links and
-    ``itemprop="author"`` elements, else the innermost elements whose ``class`` names an
-    author, a byline or a username, as :func:`byline_names` reads them."""
-    window = list(following_elements(headline, MAX_FOLLOWING_ELEMENTS))
-    declared = [e for e in window if e.get("rel") == "author" or e.get("itemprop") == "author"]
-    classed = [
-        e
-        for e in window
-        if e.tag not in _NOT_BYLINES and _BYLINE_CLASS.search(e.get("class") or "") is not None
-    ]
-    innermost = [
-        e
-        for index, e in enumerate(classed)
-        if index + 1 == len(classed) or not _is_below(classed[index + 1], e, headline)
-    ]
-    for elements in (declared, innermost):
-        texts = _byline_texts(elements[:MAX_BYLINES])
-        if texts:
-            return texts
-    return []
+class AfterHeadline:
+    """The elements named for a byline or a date among the first
+    :data:`MAX_FOLLOWING_ELEMENTS` elements after the article's headline (a block of its own
+    between the headline's block and the article's: an author box, a dateline under the
+    title), gathered in one pass on first use; none without a headline."""
+
+    __slots__ = ("_found", "headline")
+
+    def __init__(self, headline: Element | None) -> None:
+        self.headline = headline
+        self._found: tuple[list[Element], list[Element], list[Element]] | None = None
+
+    def _named(self) -> tuple[list[Element], list[Element], list[Element]]:
+        if self._found is None:
+            self._found = _named_after(self.headline) if self.headline is not None else None
+        return self._found or ([], [], [])
+
+    def date(self) -> str | None:
+        """The first short text holding a written date in the elements whose ``class`` names
+        a date (``date``, ``time``, ``publish``, ``posted``, any case:
+        ``Author_publicationTime``), read as :func:`dated_element_text` reads them; None
+        without one, or when that text names an update ("Updated Feb. 27, 2025": not the
+        publication)."""
+        text = _dated_text(self._named()[2])
+        return None if text is None or _UPDATED.search(text) is not None else text
+
+    def bylines(self) -> list[str]:
+        """The texts of the bylines: ``rel="author"`` links and ``itemprop="author"``
+        elements, else the innermost elements whose ``class`` names an author, a byline or a
+        username, as :func:`byline_names` reads them."""
+        declared, classed, _ = self._named()
+        innermost = [
+            element
+            for index, element in enumerate(classed)
+            if index + 1 == len(classed)
+            or not any(parent is element for parent in classed[index + 1].iterancestors())
+        ]
+        for elements in (declared, innermost):
+            texts = _byline_texts(elements[:MAX_BYLINES])
+            if texts:
+                return texts
+        return []
 
 
 def _byline_text(element: Element) -> str | None:
@@ -599,20 +630,21 @@ def _names_people(byline: str) -> bool:
     )
 
 
-def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str | None]:
+def _visible_dates(
+    tags: PageTags, anchor: Element | None, region: Element, after: AfterHeadline
+) -> Iterator[str | None]:
     """The visible date candidates in rank order, each looked for on demand; none for a page
     without an article (no ``anchor``)."""
     if anchor is None:
         return
     yield nearest_dateline(anchor)
-    headline = article_headline(tags)
+    headline = after.headline
     yield nearest_dateline(headline)
     yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
     yield _dateline_in(region, set())
-    if headline is not None:
-        yield date_after(headline)
+    yield after.date()
 
 
 def article_headline(tags: PageTags) -> Element | None:
@@ -668,18 +700,19 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     region = article_region(tags, anchor)
     if region is None:
         return
-    found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(region, anchor, article_headline(tags)))
+    after = AfterHeadline(article_headline(tags))
+    found.offer_all("published", _visible_dates(tags, anchor, region, after))
+    found.offer_authors(_visible_authors(region, anchor, after))
 
 
 def _visible_authors(
-    region: Element, anchor: Element | None, headline: Element | None
+    region: Element, anchor: Element | None, after: AfterHeadline
 ) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
     when it is not within ``region`` (a headline far from the article's start: a hero
-    banner's); else the bylines just after the ``headline`` (:func:`bylines_after`); looked
-    for on the first ``next()``."""
+    banner's); else the bylines just after the headline (:meth:`AfterHeadline.bylines`);
+    looked for on the first ``next()``."""
     for place in (region, region_above(anchor)):
         if place is None or (place is not region and _is_below(place, region, place)):
             continue
@@ -690,8 +723,7 @@ def _visible_authors(
         if names:
             yield from names
             return
-    if headline is not None:
-        yield from bylines_after(headline)
+    yield from after.bylines()
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
