@@ -315,3 +315,57 @@ def test_roles_after_names_and_account_or_form_labels_are_no_names(
     value: str, names: list[str]
 ) -> None:
     assert split_names(value) == names
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("Recipe by PJ Hamel", ["PJ Hamel"]),  # any one word before "by" labels the byline
+        ("Photo by Jane Roe", []),
+        ("By Ana Silva | Photos by Jane Roe", ["Ana Silva"]),
+        ("Sat, 20 Dec, 2025 - 06:36", []),  # a weekday left of a date is no name
+    ],
+)
+def test_labels_credits_and_date_words_around_bylines(value: str, names: list[str]) -> None:
+    assert split_names(value) == names
+
+
+AUTHOR_BOX_UNDER_HEADLINE = """<html><body><div class="page">
+<section class="hero"><div><div><div><div><h1>Pros and cons of consulting</h1>
+</div></div></div></div></section>
+<section class="meta"><div><div><div class="author-box"><img src="/liz.jpg" alt="">
+<h4 class="author-box__name">Liz Kenny</h4></div></div></div></section>
+<section class="body"><div><div><div><div><p id="first">Consulting pays well and teaches
+a lot, but the hours are long.</p></div></div></div></div></section>
+<section class="more"><div class="author">Cy Diaz</div></section></div></body></html>"""
+
+
+def test_an_author_box_between_the_headlines_block_and_the_articles_names_the_author() -> None:
+    assert page_authors(AUTHOR_BOX_UNDER_HEADLINE, "first") == ("Liz Kenny",)
+
+
+def test_an_author_box_far_below_the_headline_is_not_read() -> None:
+    filler = "".join(f"<p>Line {number}.</p>" for number in range(80))
+    html = AUTHOR_BOX_UNDER_HEADLINE.replace(
+        '<section class="meta">', f'<div>{filler}</div><section class="meta">'
+    )
+    assert page_authors(html, "first") == ()
+
+
+JOB_TITLE_BYLINE = """<html><body><article><h1>Top e-learning companies</h1>
+<div class="post-author"><div class="author-name"><span>By </span><a href="/a/sofia">Sofia
+Kondrat</a></div><div class="author-title">EdTech Content writer</div></div>
+<p id="first">These companies build the tools schools use every day.</p></article>
+</body></html>"""
+
+
+def test_the_authors_job_title_beside_the_name_is_no_name() -> None:
+    assert page_authors(JOB_TITLE_BYLINE, "first") == ("Sofia Kondrat",)
+
+
+def test_an_author_meta_with_a_vendors_prefix() -> None:
+    html = (
+        '<html><head><meta property="cXenseParse:author" content="Harry Rabinowitz">'
+        "</head><body><p>Text.</p></body></html>"
+    )
+    assert read_metadata(parse_html(html), use_extruct=False).authors == ("Harry Rabinowitz",)

@@ -9,7 +9,7 @@ import pytest
 
 from scrapy_boilerplate.model.metadata import ArticleMetadata
 from scrapy_boilerplate.page.metadata import read_metadata
-from scrapy_boilerplate.page.metadata.dates import normalise_date, url_date
+from scrapy_boilerplate.page.metadata.dates import normalise_date, url_date, written_date
 from scrapy_boilerplate.page.parsing import parse_html
 
 TODAY = date(2026, 1, 15)
@@ -276,3 +276,35 @@ def test_a_utc_instant_stays_without_the_same_instant_in_another_zone() -> None:
     assert read(shown, anchor_id="first").published == "2025-12-19T03:05:00+00:00"
     other_instant = UTC_STAMP.replace("19:05:00-08:00", "11:05:00-08:00")
     assert read(other_instant, anchor_id="first").published == "2025-12-19T03:05:00+00:00"
+
+
+def test_an_iso_date_time_written_in_the_text_is_a_written_date() -> None:
+    assert written_date("2022-11-23T08:10+02:00")
+    assert not written_date("build-2022-11-23T08")
+
+
+DATE_UNDER_HEADLINE = """<html><body><div class="page">
+<section class="hero"><div><div><div><div><h1>Why cities plant trees</h1>
+</div></div></div></div></section>
+<section class="meta"><div><div><p class="Author_author">Nick van Mead</p>
+<p><span class="Author_publicationTime__F2lab">2022-11-23T08:10+02:00</span></p></div></div>
+</section>
+<section class="body"><div><div><div><div><p id="first">Shade cools streets by several
+degrees in a heatwave.</p></div></div></div></div></section></div></body></html>"""
+
+
+def test_a_date_in_a_block_of_its_own_after_the_headline_is_the_publication() -> None:
+    assert read(DATE_UNDER_HEADLINE, anchor_id="first").published == "2022-11-23T08:10:00+02:00"
+
+
+def test_an_updated_date_after_the_headline_is_no_publication() -> None:
+    html = DATE_UNDER_HEADLINE.replace("2022-11-23T08:10+02:00", "Updated Feb. 27, 2025")
+    assert read(html, anchor_id="first").published is None
+
+
+def test_a_publication_date_meta_with_a_prefix() -> None:
+    html = (
+        '<html><head><meta name="w-published-date" content="2025-05-27T06:03:43.274Z">'
+        "</head><body><p>Text.</p></body></html>"
+    )
+    assert read(html).published == "2025-05-27T06:03:43+00:00"

@@ -2,15 +2,17 @@
 
 Rules, for each value a source gives:
 
-* e-mail addresses, URLs and bracketed parts go; a leading label goes: "By", "Written by",
-  "Author:", "Von", "Por", "Par", "Door", "Di", "Av", "Текст:", "Автор:", "文/", "作者:" and the
-  like, and a label alone is no name (a label such as "Photo:" or "Foto:", or "Reviewed by"
-  and "Fact checked by", drops the whole part: it credits a picture or a reviewer), and so
-  do the labels of an author box's links ("More about this author", "Full bio");
+* e-mail addresses, URLs and bracketed parts go; a leading label goes: "By", one word and
+  "by" ("Written by", "Recipe by"), "Author:", "Von", "Por", "Par", "Door", "Di", "Av",
+  "Текст:", "Автор:", "文/", "作者:" and the like, and a label alone is no name (a label such as
+  "Photo:", "Foto:" or "Photos by", or "Reviewed by" and "Fact checked by", drops the whole
+  part: it credits a picture or a reviewer), and so do the labels of an author box's links
+  ("More about this author", "Full bio");
 * a date or a reading time shown after a name goes (``Luke Kim December 17, 2025``,
   ``Craig McCarthy Last updated on 17 December 2025``, ``5 min read``): a part is cut before
   its first word starting with a digit, and the date's words before it go (month and weekday
-  names, "on", "Last updated");
+  names, "on", "Last updated"); a part left with month and weekday names only (``Sat, 20
+  Dec, 2025``) goes;
 * a value is split into names at ``;``, ``|``, ``/`` between words, " and ", "&", "und",
   "y", "et", "e", "og", "и" and ``,``; a part that is a role ("AP Auto Writer", "Staff
   reporter", "Co-Founder"), a credential ("PhD", "MS, RD") or an outlet ("NJ Advance Media for
@@ -48,14 +50,15 @@ _EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL: Final = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _BRACKETS: Final = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _LABEL: Final = re.compile(
-    r"^(?:(?:written|reported|posted|published|words|text|story|compiled|edited)\s+by"
+    r"^(?:[^\W\d_]+\s+by"
     r"|by|from|author(?:s|ed by)?|autor(?:in|en)?|auteur|autore|von|por|par|door|di|da|av|af"
     r"|text|texto|tekst|testo|redaktion|текст|автор|автори|文|作者|记者|撰文|著者|記者)"
     r"\s*(?:[:/|\-–—]|\s|$)\s*",
     re.IGNORECASE,
 )
 _CREDIT: Final = re.compile(
-    r"^(?:photos?|fotos?|images?|bild(?:er)?|video|illustrations?|grafik|graphics?)\b\s*[:/]"
+    r"^(?:photos?|fotos?|images?|bild(?:er)?|video|illustrations?|grafik|graphics?)\b"
+    r"\s*(?:[:/]|by\b)"
     r"|^(?:(?:medically\s+)?reviewed|fact[-\s]?checked)\s+by\b",
     re.IGNORECASE,
 )
@@ -80,6 +83,7 @@ _DATE_WORDS: Final = (
          "modified", "aktualisiert", "veröffentlicht"}
     )
 )  # fmt: skip
+_CALENDAR_WORDS: Final = MONTH_NAMES | WEEKDAY_NAMES
 _TRAILING_WORD: Final = re.compile(r"[\s»|•·:,.\-–—]*(\w+)\W*$")
 _SEPARATORS: Final = re.compile(
     r"\s*(?:[;|]|\s/\s|,?\s+(?:and|&|und|y|et|e|og|и|и)\s+|&|,)\s*", re.IGNORECASE
@@ -299,6 +303,13 @@ def _words(part: str) -> list[str]:
     return _WORD.findall(part)
 
 
+def _only_date_words(part: str) -> bool:
+    """Whether ``part`` is only month and weekday names (``Sat``, ``Tue Aug``): a date's
+    words left when its digits were cut, no name."""
+    words = _words(part)
+    return bool(words) and all(word.lower().strip(".") in _CALENDAR_WORDS for word in words)
+
+
 def _is_role(part: str) -> bool:
     """A role or an outlet: any role word, or a domain name."""
     lowered = [word.lower().strip(".") for word in _words(part)]
@@ -348,10 +359,11 @@ def _is_name(part: str, first: bool) -> bool:
 def split_names(value: str) -> list[str]:
     """The person names in one author value (see the module docstring)."""
     text = _strip(value)
-    if not text or _CREDIT.match(text):
+    if not text or _CREDIT.match(value.lstrip()) or _CREDIT.match(text):
         return []
-    parts = [_without_role(_strip(_without_date(part))) for part in _SEPARATORS.split(text)]
-    parts = [part for part in parts if part and not _CREDIT.match(part)]
+    dated = [_without_date(part) for part in _SEPARATORS.split(text)]
+    parts = [_without_role(_strip(part)) for part in dated if not _CREDIT.match(part)]
+    parts = [part for part in parts if part and not _only_date_words(part)]
     parts = [part for part in parts if not _LINK_LABEL.match(part)]
     names = [part for index, part in enumerate(parts) if _is_name(part, index == 0)]
     if names:

@@ -127,6 +127,7 @@ _URL_DATE: Final = re.compile(
     r"/((?:19|20)\d\d)(?:/|-|_)?(0[1-9]|1[0-2])(?:/|-|_)?(0[1-9]|[12]\d|3[01])(?![^\W_])"
 )
 _FOUR_DIGITS: Final = re.compile(r"\d{4}")  # every written date has its year so
+_ISO_DATE_TIME: Final = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
 _OFFSET: Final = re.compile(r"([+-])(\d\d?)(?::?(\d\d))?$")
 
 
@@ -159,8 +160,11 @@ def normalise_date(
 
 
 def written_date(text: str) -> bool:
-    """Whether ``text`` holds a written date (a day, a month and a four-digit year)."""
-    return _FOUR_DIGITS.search(text) is not None and _written(text) is not None
+    """Whether ``text`` holds a written date (a day, a month and a four-digit year), or is an
+    ISO 8601 date-time (``2022-11-23T08:10+02:00``)."""
+    if _FOUR_DIGITS.search(text) is None:
+        return False
+    return _written(text) is not None or _ISO_DATE_TIME.match(text.strip()) is not None
 
 
 def url_date(url: str | None, today: date | None = None) -> str | None:

@@ -12,22 +12,27 @@ Fields, each from the first key (or element) with a valid value:
   ``citation_online_date``, ``prism.publicationdate``, ``dc.date.created``,
   ``original-publish-date``, ``dateCreated`` (a question's or a post's, on Q&A and forum
   pages), ``ms.date`` (technical documentation's date of its last revision); the ``content``
-  or ``datetime`` of an element with ``itemprop="datePublished"``; then the
+  or ``datetime`` of an element with ``itemprop="datePublished"``; then any key ending, after
+  a prefix, in a publication date's name (``w-published-date``); then the
   ``<time datetime>`` nearest the article (see :func:`nearest_time`); then the day the page's
   URL names (``/2019/11/19/``); shown: a written date in the dateline near the article (see
   :func:`nearest_dateline`), then near the headline (:func:`article_headline`: a dateline, then a
   ``<time datetime>``); then the first valid ``<time datetime>`` of the page; then a written
   date in an element named for a date (see :func:`dated_element_text`), then the first
-  dateline of the region read for the byline (see :func:`article_region`). A page without an
-  article (no first content element) gets none of the visible dates: only the URL's.
+  dateline of the region read for the byline (see :func:`article_region`); then a written date
+  in an element named for a date just after the headline (:meth:`AfterHeadline.date`). A page
+  without an article (no first content element) gets none of the visible dates: only the
+  URL's.
 * modified: ``article:modified``, ``article.updated``, ``last-modified``, ``revised``,
   ``dc.date.modified``, ``dcterms.modified``; ``itemprop="dateModified"``.
 * authors: ``author``, ``dc.creator``, ``dcterms.creator``, ``parsely-author``,
   ``sailthru.author``, ``citation_author`` (a paper's, one per author) (all values of the
-  first key that has any), then the labelled values of the Twitter card (``twitter:dataN``
+  first key that has any), then any key ending, after a prefix, in ``author``
+  (``cXenseParse:author``), then the labelled values of the Twitter card (``twitter:dataN``
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
-  the headline or the article (see :func:`byline_names` and :func:`article_region`).
+  the headline or the article (see :func:`byline_names` and :func:`article_region`), then
+  those in the first elements after the headline (:meth:`AfterHeadline.bylines`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -38,7 +43,7 @@ Fields, each from the first key (or element) with a valid value:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Final
 from urllib.parse import urlsplit
@@ -60,6 +65,9 @@ __all__ = [
     "region_above",
     "read_visible",
     "byline_names",
+    "AfterHeadline",
+    "following_elements",
+    "MAX_FOLLOWING_ELEMENTS",
     "text_byline",
     "MAX_TEXT_BYLINE_ELEMENTS",
     "card_authors",
@@ -126,6 +134,13 @@ _AUTHORS: Final = (
     "sailthru.author",
     "citation_author",
 )
+#: The end of a ``<meta>`` key, after a prefix, that names the publication date
+#: (``w-published-date``, ``og:article:publish_date``).
+_PUBLISHED_SUFFIX: Final = re.compile(
+    r"\w[-_:.](?:published|publish|publication|pub)[-_]?(?:date|time)$"
+)
+#: The end of a ``<meta>`` key, after a prefix, that names the author (``cxenseparse:author``).
+_AUTHOR_SUFFIX: Final = re.compile(r"\w[-_:.]author$")
 #: Twitter card labels whose ``twitter:dataN`` names the author (lower case).
 _AUTHOR_LABELS: Final = frozenset(
     ("written by", "author", "by", "geschrieben von", "écrit par", "escrito por", "scritto da")
@@ -156,8 +171,20 @@ _CLASSES_AND_IDS: Final = etree.XPath("descendant::*/@class | descendant::*/@id"
 #: thread's first ``username`` is its starter's).
 _BYLINE_CLASS: Final = re.compile("author|byline|username")
 _NOT_BYLINES: Final = frozenset(("img", "script", "style", "meta", "link"))
+#: A ``class`` word naming what a byline shows beside the name, not the name: the author's
+#: job title (``author-title``, ``byline__role``) or a heading ("Insights from").
+_BESIDE_NAME_CLASS: Final = re.compile(
+    r"(?:author|byline)[-_]{0,2}(?:titl|role|position|job|heading)", re.IGNORECASE
+)
 #: The words a date element's ``class`` holds (its ``id``: ``date`` only).
 _DATE_CLASS: Final = re.compile("date|time|publish|posted")
+_ANY_CASE_DATE_CLASS: Final = re.compile(_DATE_CLASS.pattern, re.IGNORECASE)
+#: The words of a ``class`` naming a byline or a date, any case (a filter for both).
+_NAMED_AFTER: Final = re.compile(f"{_BYLINE_CLASS.pattern}|{_DATE_CLASS.pattern}", re.IGNORECASE)
+#: Words of a shown date that is a modification's.
+_UPDATED: Final = re.compile(
+    r"updated|modified|revised|aktualisiert|mis à jour|actualizado|aggiornato", re.IGNORECASE
+)
 #: The words of the ``class`` of a long element named for a date whose first dateline is read.
 _LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
@@ -167,6 +194,8 @@ _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNOREC
 _NEAR_LEVELS: Final = 3
 #: Most elements read for a text byline.
 MAX_TEXT_BYLINE_ELEMENTS: Final = 200
+#: Most elements after the headline read for a byline or a date (see :class:`AfterHeadline`).
+MAX_FOLLOWING_ELEMENTS: Final = 25
 #: A byline label at the start of a text, up to its separator.
 _TEXT_LABEL: Final = re.compile(
     r"\s*(?:(?:written|posted|published|article|story|words|text)\s+by|by|von|par|por|door"
@@ -340,7 +369,13 @@ def dated_element_text(region: Element) -> str | None:
     ``class`` names a date, a publication or a post (not a time: ``timeline``), its first
     dateline (``<div class="meta date-header"><span>Posted on April 13, 2023</span><ul
     class="tags">...``); None without one."""
-    for element in _dated_elements(region):
+    return _dated_text(_dated_elements(region))
+
+
+def _dated_text(elements: Iterable[Element]) -> str | None:
+    """The first short text holding a written date of ``elements`` (each named for a date), as
+    :func:`dated_element_text` reads them; None without one."""
+    for element in elements:
         text = _stripped_text(element, _DATELINE_NODE_CHARS)
         if text is None and _LONG_DATED_CLASS.search(element.get("class") or ""):
             text = _dateline_in(element, set())
@@ -407,21 +442,112 @@ def byline_names(region: Element) -> list[str]:
     co-authors' links in one byline; the bylines of answers, replies or other stories further
     down are not the page's)."""
     for find in (_author_elements, _classed_bylines):
-        texts: list[str] = []
-        first: Element | None = None
-        for element in find(region)[:MAX_BYLINES]:
-            if in_comment(element):
-                continue  # a reader comment's author is not the article's
-            if first is not None and not _near(element, first):
-                continue
-            text = _byline_text(element)
-            if text is None or len(text) < 2 or text in texts or not split_names(text):
-                continue  # no name: a label ("By") or a picture
-            texts.append(text)
-            first = first if first is not None else element
+        texts = _byline_texts(find(region)[:MAX_BYLINES])
         if texts:
             return texts
     return []
+
+
+def _byline_texts(elements: Iterable[Element]) -> list[str]:
+    """The texts of the byline ``elements`` that name someone, outside reader comments: the
+    first and those near it (see :func:`byline_names`)."""
+    texts: list[str] = []
+    first: Element | None = None
+    for element in elements:
+        if _BESIDE_NAME_CLASS.search(element.get("class") or "") is not None:
+            continue  # "Senior Editor", "About the author"
+        if in_comment(element):
+            continue  # a reader comment's author is not the article's
+        if first is not None and not _near(element, first):
+            continue
+        text = _byline_text(element)
+        if text is None or len(text) < 2 or text in texts or not split_names(text):
+            continue  # no name: a label ("By") or a picture
+        texts.append(text)
+        first = first if first is not None else element
+    return texts
+
+
+def following_elements(start: Element, limit: int) -> Iterator[Element]:
+    """The first ``limit`` elements after ``start`` in document order, its own descendants
+    aside, up to the end of ``<body>``."""
+    count = 0
+    node: Element | None = start
+    while node is not None and node.tag not in ("body", "html"):
+        for sibling in node.itersiblings(etree.Element):
+            for element in sibling.iter(etree.Element):
+                yield element
+                count += 1
+                if count >= limit:
+                    return
+        node = node.getparent()
+
+
+def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[Element]]:
+    """Among the first :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``: the
+    ``rel="author"`` links and ``itemprop="author"`` elements, those whose ``class`` names an
+    author, a byline or a username, and those whose ``class`` names a date in any case (the
+    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside)."""
+    declared: list[Element] = []
+    bylines: list[Element] = []
+    dated: list[Element] = []
+    for element in following_elements(headline, MAX_FOLLOWING_ELEMENTS):
+        if element.get("itemprop") == "author" or (
+            element.tag == "a" and element.get("rel") == "author"
+        ):
+            declared.append(element)
+        names = element.get("class")
+        if not names or _NAMED_AFTER.search(names) is None or element.tag in _NOT_BYLINES:
+            continue  # one search for most classes: they name neither
+        if _BYLINE_CLASS.search(names) is not None:
+            bylines.append(element)
+        if _ANY_CASE_DATE_CLASS.search(names) is not None:
+            dated.append(element)
+    return declared, bylines, dated
+
+
+class AfterHeadline:
+    """The elements named for a byline or a date among the first
+    :data:`MAX_FOLLOWING_ELEMENTS` elements after the article's headline (a block of its own
+    between the headline's block and the article's: an author box, a dateline under the
+    title), gathered in one pass on first use; none without a headline."""
+
+    __slots__ = ("_found", "headline")
+
+    def __init__(self, headline: Element | None) -> None:
+        self.headline = headline
+        self._found: tuple[list[Element], list[Element], list[Element]] | None = None
+
+    def _named(self) -> tuple[list[Element], list[Element], list[Element]]:
+        if self._found is None:
+            self._found = _named_after(self.headline) if self.headline is not None else None
+        return self._found or ([], [], [])
+
+    def date(self) -> str | None:
+        """The first short text holding a written date in the elements whose ``class`` names
+        a date (``date``, ``time``, ``publish``, ``posted``, any case:
+        ``Author_publicationTime``), read as :func:`dated_element_text` reads them; None
+        without one, or when that text names an update ("Updated Feb. 27, 2025": not the
+        publication)."""
+        text = _dated_text(self._named()[2])
+        return None if text is None or _UPDATED.search(text) is not None else text
+
+    def bylines(self) -> list[str]:
+        """The texts of the bylines: ``rel="author"`` links and ``itemprop="author"``
+        elements, else the innermost elements whose ``class`` names an author, a byline or a
+        username, as :func:`byline_names` reads them."""
+        declared, classed, _ = self._named()
+        innermost = [
+            element
+            for index, element in enumerate(classed)
+            if index + 1 == len(classed)
+            or not any(parent is element for parent in classed[index + 1].iterancestors())
+        ]
+        for elements in (declared, innermost):
+            texts = _byline_texts(elements[:MAX_BYLINES])
+            if texts:
+                return texts
+        return []
 
 
 def _byline_text(element: Element) -> str | None:
@@ -504,18 +630,21 @@ def _names_people(byline: str) -> bool:
     )
 
 
-def _visible_dates(tags: PageTags, anchor: Element | None, region: Element) -> Iterator[str | None]:
+def _visible_dates(
+    tags: PageTags, anchor: Element | None, region: Element, after: AfterHeadline
+) -> Iterator[str | None]:
     """The visible date candidates in rank order, each looked for on demand; none for a page
     without an article (no ``anchor``)."""
     if anchor is None:
         return
     yield nearest_dateline(anchor)
-    headline = article_headline(tags)
+    headline = after.headline
     yield nearest_dateline(headline)
     yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
     yield dated_element_text(region)
     yield _dateline_in(region, set())
+    yield after.date()
 
 
 def article_headline(tags: PageTags) -> Element | None:
@@ -571,15 +700,19 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
     region = article_region(tags, anchor)
     if region is None:
         return
-    found.offer_all("published", _visible_dates(tags, anchor, region))
-    found.offer_authors(_visible_authors(region, anchor))
+    after = AfterHeadline(article_headline(tags))
+    found.offer_all("published", _visible_dates(tags, anchor, region, after))
+    found.offer_authors(_visible_authors(region, anchor, after))
 
 
-def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
+def _visible_authors(
+    region: Element, anchor: Element | None, after: AfterHeadline
+) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
     when it is not within ``region`` (a headline far from the article's start: a hero
-    banner's); looked for on the first ``next()``."""
+    banner's); else the bylines just after the headline (:meth:`AfterHeadline.bylines`);
+    looked for on the first ``next()``."""
     for place in (region, region_above(anchor)):
         if place is None or (place is not region and _is_below(place, region, place)):
             continue
@@ -590,6 +723,7 @@ def _visible_authors(region: Element, anchor: Element | None) -> Iterator[str]:
         if names:
             yield from names
             return
+    yield from after.bylines()
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
@@ -609,17 +743,28 @@ def card_authors(tags: PageTags) -> list[str]:
     return values + tags.values("twitter:misc:written by")
 
 
+def _suffixed_values(tags: PageTags, suffix: re.Pattern[str]) -> Iterator[str]:
+    """The values of the ``<meta>`` keys that end with ``suffix`` (a vendor's or a site's
+    prefix before a known name: ``cXenseParse:author``, ``w-published-date``), key by key in
+    page order; read on the first ``next()``."""
+    for key, values in tags.meta.items():
+        if suffix.search(key) is not None:
+            yield from values
+
+
 def read_fallbacks(
     found: Found, tags: PageTags, anchor: Element | None, url: str | None = None
 ) -> None:
     """Offer ``found`` the page's plain-HTML values (``anchor``: the article's first element,
     ``url``: the page's URL)."""
     found.offer_all("published", tags.values(*_PUBLISHED))
+    found.offer_all("published", _suffixed_values(tags, _PUBLISHED_SUFFIX))
     found.offer_all("published", _later(lambda: _time_near(tags, anchor)))
     found.offer_all("published", _later(lambda: url_date(url)))
     found.offer_all("modified", tags.values(*_MODIFIED))
     for key in _AUTHORS:
         found.offer_authors(tags.values(key))
+    found.offer_authors(_suffixed_values(tags, _AUTHOR_SUFFIX))
     found.offer_authors(card_authors(tags))
     found.offer("language", tags.lang)
     found.offer_all("language", tags.values(*_LANGUAGE))
