@@ -167,8 +167,8 @@ def test_the_forum_point_keeps_reader_comments_in_the_text() -> None:
 @pytest.mark.parametrize(
     ("page_type", "confidence", "point"),
     [
-        ("forum", 0.55, "forum"),
-        ("forum", 0.45, "article"),
+        ("forum", 0.6, "forum"),
+        ("forum", 0.5, "article"),
         ("listing", 0.65, "article"),
         ("listing", 0.75, "page"),
         ("article", 0.99, "article"),

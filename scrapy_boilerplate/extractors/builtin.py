@@ -288,7 +288,7 @@ PAGE_MODE_FROM = 0.7
 #: ``article`` point. A forum thread taken for an article loses its replies, a costlier error
 #: than an article's at the forum point, and a news page is seldom taken for a forum (chosen
 #: on out-of-fold page types).
-OWN_POINT_FROM: Mapping[str, float] = MappingProxyType({"forum": 0.5})
+OWN_POINT_FROM: Mapping[str, float] = MappingProxyType({"forum": 0.55})
 
 
 def auto_operating_point(
@@ -382,8 +382,8 @@ def _article_learned_chain(
     classify = PageTypeClassifier(page_types)
     if options["mode"] != AUTO_MODE:
         return [classify, *_operating_point_chain(options["mode"], options, context)]
-    # both chains are built here: a missing or unreadable model file fails when the extractor
-    # is built, not on the first page of the other point
+    # every point's chain is built here: a missing or unreadable model file fails when the
+    # extractor is built, not on the first page of another point
     chains = {
         mode: _operating_point_chain(mode, options, context, in_auto=True)
         for mode in OPERATING_POINTS
