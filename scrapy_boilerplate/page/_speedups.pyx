@@ -30,7 +30,6 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object text)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
-from ._libxml cimport _holds_ascii_word
 from ._libxml cimport collected_text as _collected_text
 from ._libxml cimport has_attribute as _has_attribute
 from ._libxml cimport may_hide as _may_hide
@@ -648,6 +647,13 @@ cdef const char** _COMMENT_STEMS = [
     b"comment", b"disqus", b"repl", b"kommentar", b"comentario", b"komentarz", b"reacties",
     b"talkback", NULL,
 ]
+#: Per byte: whether a stem of ``_COMMENT_STEMS`` starts with it (lower-case ASCII letters only).
+cdef bint _STARTS_COMMENT_STEM[256]
+_STARTS_COMMENT_STEM[:] = [False] * 256
+cdef Py_ssize_t _stem = 0
+while _COMMENT_STEMS[_stem] is not NULL:
+    _STARTS_COMMENT_STEM[<unsigned char>_COMMENT_STEMS[_stem][0]] = True
+    _stem += 1
 
 
 cdef int _comment_named(xmlNode* node) noexcept:
@@ -666,13 +672,34 @@ cdef int _comment_named(xmlNode* node) noexcept:
                     if (child.next is not NULL or child.type != XML_TEXT_NODE
                             or child.content is NULL):
                         return -1
-                    k = 0
-                    while _COMMENT_STEMS[k] is not NULL:
-                        if _holds_ascii_word(child.content, _COMMENT_STEMS[k]):
-                            return 1
-                        k += 1
+                    if _holds_comment_stem(child.content):
+                        return 1
         attribute = attribute.next
     return 0
+
+
+cdef bint _holds_comment_stem(const unsigned char* text) noexcept nogil:
+    """Whether the ASCII ``text`` holds a stem of ``_COMMENT_STEMS``, ASCII case ignored: one
+    scan, each position compared only with the stems that start with its letter (class lists
+    run to hundreds of bytes, and every element with a ``class`` or ``id`` is read)."""
+    cdef Py_ssize_t start = 0, k, s
+    cdef unsigned char first
+    cdef const char* stem
+    while text[start] != 0:
+        first = text[start] | 0x20
+        if _STARTS_COMMENT_STEM[first]:
+            s = 0
+            while _COMMENT_STEMS[s] is not NULL:
+                stem = _COMMENT_STEMS[s]
+                if <unsigned char>stem[0] == first:
+                    k = 1
+                    while stem[k] != 0 and (text[start + k] | 0x20) == <unsigned char>stem[k]:
+                        k += 1
+                    if stem[k] == 0:
+                        return True
+                s += 1
+        start += 1
+    return False
 
 
 cdef inline bint _has_dialog_attribute(xmlNode* node) noexcept nogil:
