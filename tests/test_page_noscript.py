@@ -5,8 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pure_python import twin_or_skip
+from shared_datasets import SHARED_DATASETS, TWIN_DATASETS
 
 from scrapy_boilerplate import extract
+from scrapy_boilerplate.evaluation.datasets import load_pages
+from scrapy_boilerplate.evaluation.report import page_text
+from scrapy_boilerplate.page import noscript
 from scrapy_boilerplate.page.noscript import resolve_noscript
 
 READING = Path(__file__).parent / "fixtures" / "reading"
@@ -49,3 +54,48 @@ def test_a_noscript_start_tag_without_end_tag_is_dropped() -> None:
         "<p>a</p><p>rest of the page</p>"
     )
     assert resolve_noscript("<p>no noscript at all</p>") == "<p>no noscript at all</p>"
+
+
+# -- the compiled twin of the element search ---------------------------------------------------
+
+_NOSCRIPT_SHAPES = [
+    b"",
+    b"<p>no element here</p>",
+    b"<NoScRiPt>mixed case</nOsCrIpT>",
+    b"<noscript>text</noscript\t\x0b\n >after",
+    b"<noscript class='a'>one</noscript><noscript>two</noscript>",
+    b"<noscriptx>not one</noscript><noscript-y>one</noscript >",
+    b"<noscript<p>not a tag</p><noscript>a tag</noscript>",
+    b"<noscript>unclosed to the end",
+    b"<noscript>closed by </noscript  x> only later </noscript>",
+    b"</noscript><noscript>",
+    b"<noscript",
+    b"<noscript>",
+    b"<noscript " + b"a" * 4095 + b">long but allowed</noscript>",
+    b"<noscript " + b"a" * 4096 + b">one byte too long</noscript>",
+    "<noscript title='é'>non-ASCII</noscript>".encode(),
+    "<noscript\u00a0x>".encode(),
+]
+
+
+@pytest.mark.parametrize("html", _NOSCRIPT_SHAPES)
+def test_compiled_spans_are_the_reference_spans(html: bytes) -> None:
+    speedups = twin_or_skip("scrapy_boilerplate.page._speedups")
+    patterns = noscript._BYTES_PATTERNS
+    expected = noscript._spans(html, patterns["noscript_open"], patterns["noscript_close"])
+    assert speedups.noscript_spans(html) == expected
+
+
+@pytest.mark.parametrize("dataset", (*TWIN_DATASETS, "fundus", "magic-html"))
+def test_compiled_spans_on_every_shared_page(dataset: str) -> None:
+    speedups = twin_or_skip("scrapy_boilerplate.page._speedups")
+    if not (SHARED_DATASETS / dataset).is_dir():
+        pytest.skip(f"shared dataset {dataset} not present")
+    patterns = noscript._BYTES_PATTERNS
+    pages = 0
+    for page in load_pages(SHARED_DATASETS / dataset):
+        for html in (page.html, page_text(page).encode("utf-8", "replace")):
+            expected = noscript._spans(html, patterns["noscript_open"], patterns["noscript_close"])
+            assert speedups.noscript_spans(html) == expected, page.id
+        pages += 1
+    assert pages >= 50

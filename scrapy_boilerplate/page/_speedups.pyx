@@ -1590,3 +1590,103 @@ def build_blocks(list pending, block_class):
         ))
         offset += 1
     return blocks
+
+
+# -- <noscript> spans in page bytes -----------------------------------------------------------------
+
+cdef extern from "string.h":
+    const void* memchr(const void* s, int c, size_t n) nogil
+
+cdef const char* _NOSCRIPT = b"noscript"
+#: The longest run of attribute text ``noscript._SOURCES["noscript_open"]`` allows.
+cdef Py_ssize_t _NOSCRIPT_ATTRIBUTES = 4096
+
+
+cdef inline bint _is_noscript_at(const unsigned char* data, Py_ssize_t at, Py_ssize_t size) noexcept nogil:
+    """Whether ``data[at:at + 8]`` is ``noscript``, ASCII case ignored."""
+    cdef Py_ssize_t k
+    if at + 8 > size:
+        return False
+    for k in range(8):
+        if (data[at + k] | 0x20) != <unsigned char>_NOSCRIPT[k]:
+            return False
+    return True
+
+
+cdef inline bint _is_ascii_word_byte(unsigned char c) noexcept nogil:
+    """``\\w`` of a bytes pattern: an ASCII letter, digit or underscore."""
+    return (97 <= (c | 0x20) <= 122) or 48 <= c <= 57 or c == 95
+
+
+cdef Py_ssize_t _noscript_open_end(
+    const unsigned char* data, Py_ssize_t at, Py_ssize_t size
+) noexcept nogil:
+    """Where ``<noscript\\b[^<>]{0,4096}>`` (any ASCII case) matching at the ``<`` at ``at``
+    ends, or -1 when it does not match there."""
+    cdef Py_ssize_t k, last
+    if not _is_noscript_at(data, at + 1, size):
+        return -1
+    k = at + 9
+    if k < size and _is_ascii_word_byte(data[k]):
+        return -1
+    last = k + _NOSCRIPT_ATTRIBUTES
+    while k < size and k <= last:
+        if data[k] == 62:  # ">"
+            return k + 1
+        if data[k] == 60:  # "<"
+            return -1
+        k += 1
+    return -1
+
+
+cdef Py_ssize_t _noscript_close_end(
+    const unsigned char* data, Py_ssize_t at, Py_ssize_t size
+) noexcept nogil:
+    """Where ``</noscript\\s*>`` (any ASCII case) matching at the ``<`` at ``at`` ends, or -1."""
+    cdef Py_ssize_t k
+    if at + 1 >= size or data[at + 1] != 47 or not _is_noscript_at(data, at + 2, size):  # "/"
+        return -1
+    k = at + 10
+    while k < size and (data[k] == 32 or 9 <= data[k] <= 13):
+        k += 1
+    if k < size and data[k] == 62:
+        return k + 1
+    return -1
+
+
+cdef Py_ssize_t _next_match(
+    const unsigned char* data, Py_ssize_t at, Py_ssize_t size, bint closing, Py_ssize_t* end
+) noexcept nogil:
+    """The start of the first ``<noscript>`` start tag (``closing``: end tag) at or after
+    ``at``, its end in ``end``; -1 when there is none."""
+    cdef const unsigned char* found
+    while at < size:
+        found = <const unsigned char*>memchr(data + at, 60, size - at)
+        if found is NULL:
+            return -1
+        at = found - data
+        end[0] = _noscript_close_end(data, at, size) if closing else _noscript_open_end(data, at, size)
+        if end[0] >= 0:
+            return at
+        at += 1
+    return -1
+
+
+def noscript_spans(const unsigned char[:] html):
+    """``noscript._spans(html, ...)`` of page bytes with the ``<noscript>`` start and end tag
+    patterns: ``(start, content_start, content_end, end)`` of each element, ``end`` None for
+    a start tag without an end tag (found by ``memchr`` from ``<`` to ``<``, no regex)."""
+    cdef const unsigned char* data = &html[0] if html.shape[0] else NULL
+    cdef Py_ssize_t size = html.shape[0], position = 0, start, content_start, stop, end = 0
+    cdef list spans = []
+    while True:
+        start = _next_match(data, position, size, False, &end)
+        if start < 0:
+            return spans
+        content_start = end
+        stop = _next_match(data, content_start, size, True, &end)
+        if stop < 0:
+            spans.append((start, content_start, size, None))
+            return spans
+        spans.append((start, content_start, stop, end))
+        position = end

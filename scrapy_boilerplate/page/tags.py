@@ -92,7 +92,10 @@ TAG_CLASSES: Final[dict[bool, dict[str, int]]] = {
 
 def string_value(element: Element) -> str:
     """XPath ``string()`` of ``element``: the text of all its descendants, in document order
-    (by one XPath compiled at import: compiling it per call costs 5x its evaluation)."""
+    (by one XPath compiled at import: compiling it per call costs 5x its evaluation; an
+    element without children, such as the usual ``<title>``, is read as its ``.text``, the same)."""
+    if not len(element) and isinstance(element.tag, str):
+        return element.text or ""
     return str(_STRING_VALUE(element))
 
 
