@@ -190,6 +190,23 @@ def test_literal_sets_of_patterns() -> None:
     assert _nodes._literal_set(re.compile(r"caf\u00e9")) is None  # not ASCII
 
 
+def test_patterns_split_into_literals_and_searched_alternatives() -> None:
+    assert _nodes._top_level_branches(r"a[|]b|c(d|e)|[]|x]|\|y") == [
+        "a[|]b",
+        "c(d|e)",
+        "[]|x]",
+        r"\|y",
+    ]
+    literals, searched = _nodes._split_pattern(re.compile(r"(?:^|[-_ ])ads?(?:$|[-_ ])|advert"))
+    assert literals == ["advert"]
+    assert [(branch.pattern, required) for branch, required in searched] == [
+        (r"(?:^|[-_ ])ads?(?:$|[-_ ])", "ad")
+    ]
+    assert _nodes._required_literal(re.compile(r"x?[ab]c")) == "c"
+    assert _nodes._required_literal(re.compile(r"[ab]+")) is None
+    assert _nodes._required_literal(re.compile(r"ad", re.IGNORECASE)) is None
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_keyword_masks_of_random_names(seed: int) -> None:
     """Names built from the groups' own words, pieces of them and separators."""

@@ -22,6 +22,7 @@ runs the reference.
 """
 
 import array
+import re
 
 from cpython cimport array
 from cpython.float cimport PyFloat_AS_DOUBLE
@@ -68,7 +69,8 @@ cdef dict _LANDMARK_BITS = None
 cdef list _ATTRIBUTE_RULES = None  # (index in MASK_ATTRIBUTES, pattern, bit)
 cdef Py_ssize_t _CLASS = 0, _ID = 0, _KEYWORD_SHIFT = 0
 cdef list _LITERALS = None  # ASCII pair c0 * 128 + c1 -> tuple of (literal, bit) or None
-cdef list _KEYWORD_SEARCHES = None  # (pattern, bit) of the groups that are not literal sets
+#: (pattern, required literal or None, bit) of the alternatives that are not literal sets
+cdef list _KEYWORD_SEARCHES = None
 cdef dict _keyword_cache = {}  # lower-cased class/id names -> keyword bits
 cdef object _row_tail = None
 cdef dict _tail_cache = None
@@ -126,13 +128,11 @@ cdef _load():
     _LITERALS = [None] * (128 * 128)
     _KEYWORD_SEARCHES = []
     for bit, pattern in enumerate(structure._KEYWORD_PATTERNS):
-        literals = _literal_set(pattern)
-        if literals is None:
-            _KEYWORD_SEARCHES.append((pattern, 1 << bit))
-            continue
+        literals, searched = _split_pattern(pattern)
         for literal in literals:
             pair = ord(literal[0]) * 128 + ord(literal[1])
             _LITERALS[pair] = (_LITERALS[pair] or ()) + ((literal, 1 << bit),)
+        _KEYWORD_SEARCHES += [(branch, required, 1 << bit) for branch, required in searched]
     _row_tail = node_features._row_tail
     _tail_cache = node_features._tail_cache
     _TAG_INDEX = dict(node_features._TAG_INDEX)
@@ -228,6 +228,72 @@ def _literal_set(pattern):
     return sorted(set(literals))
 
 
+def _top_level_branches(str source):
+    """The alternatives of ``source``'s top-level ``|`` (inside no group and no class)."""
+    cdef Py_ssize_t k = 0, n = len(source), depth = 0, start = 0
+    branches = []
+    while k < n:
+        c = source[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "[":  # to the class's "]" (a "]" first in the class is one of its characters)
+            k += 1
+            if k < n and source[k] == "^":
+                k += 1
+            if k < n and source[k] == "]":
+                k += 1
+            while k < n and source[k] != "]":
+                k += 2 if source[k] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            branches.append(source[start:k])
+            start = k + 1
+        k += 1
+    branches.append(source[start:])
+    return branches
+
+
+def _required_literal(pattern):
+    """The longest run of ASCII literals that every match of ``pattern`` holds (its own
+    top-level sequence of literals), or None: a search can skip a value without it."""
+    try:
+        from re import _parser as parser
+    except ImportError:  # Python 3.10
+        import sre_parse as parser
+    if pattern.flags & ~parser.SRE_FLAG_UNICODE:
+        return None
+    best = run = ""
+    for op, value in parser.parse(pattern.pattern):
+        if op is parser.LITERAL and value < 128:
+            run += chr(value)
+            best = max(best, run, key=len)
+        else:
+            run = ""
+    return best or None
+
+
+def _split_pattern(pattern):
+    """``(literals, searched)`` of a keyword pattern: the literals of its top-level alternatives
+    that are literal sets (:func:`_literal_set`), and per other alternative ``(its pattern, its
+    :func:`_required_literal`)``; the pattern matches where one of them does."""
+    literals, searched = [], []
+    for branch in _top_level_branches(pattern.pattern):
+        try:
+            compiled = re.compile(branch, pattern.flags)
+        except re.error:  # not an alternative after all: the whole pattern is searched
+            return [], [(pattern, None)]
+        found = _literal_set(compiled)
+        if found is None:
+            searched.append((compiled, _required_literal(compiled)))
+        else:
+            literals += found
+    return sorted(set(literals)), searched
+
+
 def keyword_mask(str value):
     """``structure.keyword_mask(value)``: literal groups found by one scan of ``value``,
     the others by their pattern."""
@@ -263,7 +329,9 @@ cdef object _keyword_bits(str value):
                     break
             if same:
                 found |= bit
-    for pattern, bit in _KEYWORD_SEARCHES:
+    for pattern, required, bit in _KEYWORD_SEARCHES:
+        if found & bit or (required is not None and required not in value):
+            continue
         if pattern.search(value):
             found |= bit
     return found
