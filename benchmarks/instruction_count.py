@@ -81,6 +81,7 @@ def instructions(tree: Path, mode: str, pages: Path, count: int) -> int:
                 str(count),
             ],
             env=env,
+            cwd=scratch,  # not the caller's folder: ``-c`` puts it first on sys.path
             capture_output=True,
             text=True,
             check=True,
