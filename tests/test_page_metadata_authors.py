@@ -369,3 +369,57 @@ def test_an_author_meta_with_a_vendors_prefix() -> None:
         "</head><body><p>Text.</p></body></html>"
     )
     assert read_metadata(parse_html(html), use_extruct=False).authors == ("Harry Rabinowitz",)
+
+
+PUNBB_THREAD = """<html><body><h1>Boards</h1><div class="blockpost"><h2>#1 2025-11-01</h2>
+<div class="postleft"><dl><dt><strong>k.mori</strong></dt><dd>Member</dd></dl></div>
+<div class="postright"><p id="first">Why did the image grow from 800 MB to 1.4 GB?</p></div>
+</div><div class="blockpost"><div class="postleft"><dl><dt><strong>tlee</strong></dt></dl>
+</div><div class="postright"><p>Firmware.</p></div></div></body></html>"""
+FLARUM_THREAD = """<html><body><div class="container"><h1>Threads as a discussion engine</h1>
+<div><article><div class="PostUser"><h3 class="PostUser-name">oskar_v</h3></div>
+<div class="Post-body"><p id="first">Could threads have types, like questions?</p></div>
+</article><article><div class="PostUser"><h3 class="PostUser-name">mira</h3></div>
+<div class="Post-body"><p>Tags do that.</p></div></article></div></div></body></html>"""
+SMF_THREAD = """<html><body><div id="display_head"><h2>AI in forums</h2></div>
+<div class="post_wrapper"><div class="poster"><h4><span class="off" title="Offline"></span>
+<a href="/profile/7">Green Labs</a></h4></div><div class="postarea"><p id="first">How do you
+use it?</p></div></div><div class="post_wrapper"><div class="poster"><h4><a href="/profile/9">
+dana</a></h4></div><div class="postarea"><p>We do not.</p></div></div></body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("html", "starter"),
+    [(PUNBB_THREAD, "k.mori"), (FLARUM_THREAD, "oskar_v"), (SMF_THREAD, "Green Labs")],
+)
+def test_a_forum_threads_first_poster_without_a_username_class(html: str, starter: str) -> None:
+    """punBB and FluxBB, Flarum's page for crawlers, SMF: the first post's author only."""
+    assert page_authors(html, "first") == (starter,)
+
+
+def test_a_definition_list_outside_a_posts_profile_names_no_one() -> None:
+    html = PUNBB_THREAD.replace('class="postleft"', 'class="glossary"')
+    assert page_authors(html, "first") == ()
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("<p><strong>By:</strong> Ana Lima | March 3</p>", ("Ana Lima",)),
+        ("<div><strong>Written by</strong> <br><strong><a>Bo Chen</a></strong></div>",
+         ("Bo Chen",)),
+        ("<div><span>Written by:</span><picture><img src='a.jpg'></picture><span>Cy Diaz</span>"
+         "</div>", ("Cy Diaz",)),
+        ("<p><b>By</b><br>Dee Ng</p>", ("Dee Ng",)),
+        ("<pre><span>BY</span><span> </span><span>DEFAULT</span></pre>", ()),
+    ],
+)  # fmt: skip
+def test_the_name_after_a_label_alone(byline: str, names: tuple[str, ...]) -> None:
+    """The label's own tail, else the next element's text, line breaks and pictures passed
+    over; a space between two words of code is no name's place."""
+    html = (
+        f"<html><body><main><div><h1>Otters return</h1>{byline}"
+        "<p id='first'>The otters are back in the river after twenty years.</p>"
+        "</div></main></body></html>"
+    )
+    assert page_authors(html, "first") == names
