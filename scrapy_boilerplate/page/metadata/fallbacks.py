@@ -72,6 +72,7 @@ __all__ = [
     "text_byline",
     "MAX_TEXT_BYLINE_ELEMENTS",
     "card_authors",
+    "declared_date",
     "forum_starter",
     "dated_element_text",
     "ANCESTOR_LEVELS",
@@ -662,15 +663,29 @@ def _visible_dates(
     without an article (no ``anchor``)."""
     if anchor is None:
         return
-    yield nearest_dateline(anchor)
+    yield declared_date(nearest_dateline(anchor), tags, anchor)
     headline = after.headline
-    yield nearest_dateline(headline)
+    yield declared_date(nearest_dateline(headline), tags, anchor)
     yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
-    yield dated_element_text(region)
-    yield _dateline_in(region, set())
-    yield after.date()
+    yield declared_date(dated_element_text(region), tags, anchor)
+    yield declared_date(_dateline_in(region, set()), tags, anchor)
+    yield declared_date(after.date(), tags, anchor)
 
+
+def declared_date(dateline: str | None, tags: PageTags, element: Element) -> str | None:
+    """``dateline``, or the ``datetime`` of the first ``<time>`` element of the page of
+    ``element`` whose whole text ``dateline`` is, when that is a valid date: the markup's
+    statement of the date the page shows (``<time datetime="2023-10-12">10/12/2023</time>``
+    is October 12, whatever the page's language); None without a dateline."""
+    if dateline is None or not tags.times:
+        return dateline
+    shown = " ".join(dateline.split())
+    for time in element.getroottree().getroot().iter("time"):
+        value = time.get("datetime")
+        if value and _collapsed_text(time, _DATELINE_NODE_CHARS) == shown and clean_date(value):
+            return value
+    return dateline
 
 
 def article_headline(tags: PageTags) -> Element | None:
