@@ -6,7 +6,8 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
 
 1. JSON-LD (:mod:`.jsonld`, :mod:`.schema`): the article object, then the web page object;
 2. microdata (:mod:`.microdata`, read only with extruct installed, and only when a field is
-   still missing after JSON-LD);
+   still missing after JSON-LD), its article items that are a listing's teasers aside (see
+   :func:`.schema.without_teasers`);
 3. OpenGraph (:mod:`.opengraph`);
 4. plain HTML (:mod:`.fallbacks`): ``<meta>`` names, the ``<time>`` nearest the article,
    the date in the URL, ``<link rel=canonical>``, ``<html lang>``;
@@ -55,7 +56,7 @@ from .found import Found
 from .jsonld import jsonld_documents
 from .microdata import microdata_documents
 from .opengraph import read_opengraph
-from .schema import read_schema, schema_objects
+from .schema import read_schema, schema_objects, without_teasers
 from .tags import PageTags, page_tags
 from .values import clean_date
 
@@ -141,7 +142,8 @@ class _Reader:
             documents = microdata_documents(
                 self.root, self.base_url, self.extruct, self.tags.item_types
             )
-            read_schema(found, schema_objects(documents))
+            page_urls = [url for url in (self.url, *self.tags.canonical) if url]
+            read_schema(found, schema_objects(without_teasers(documents, page_urls)))
 
 
 def _guarded(name: str, read: Callable[[], _T], default: _T) -> _T:
