@@ -423,3 +423,31 @@ def test_the_name_after_a_label_alone(byline: str, names: tuple[str, ...]) -> No
         "</div></main></body></html>"
     )
     assert page_authors(html, "first") == names
+
+
+def login_page(login: str, byline: str) -> str:
+    return (
+        f'<html><head><meta name="author" content="{login}"></head><body><main><div>'
+        f"<h1>Otters return</h1>{byline}<p id='first'>The otters are back in the river after"
+        " twenty years.</p></div></main></body></html>"
+    )
+
+
+@pytest.mark.parametrize("login", ["andrew.keaveney", "ana_lima", "KatieS"])
+def test_a_publishing_systems_user_name_yields_to_the_byline_naming_a_person(login: str) -> None:
+    html = login_page(login, "<p class='byline'>By Denise Everheart</p>")
+    assert page_authors(html, "first") == ("Denise Everheart",)
+
+
+@pytest.mark.parametrize(
+    ("login", "byline"),
+    [
+        ("andrew.keaveney", ""),  # nothing else: the user name stays
+        ("hayley.p", "<p class='username'>alison100</p>"),  # a forum's users: no person
+        ("Anna Weber", "<p class='byline'>By Denise Everheart</p>"),  # a name, not a login
+    ],
+)
+def test_a_user_name_or_a_name_stays_without_a_persons_byline_after_it(
+    login: str, byline: str
+) -> None:
+    assert page_authors(login_page(login, byline), "first") == (login,)

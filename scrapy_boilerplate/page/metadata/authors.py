@@ -22,7 +22,9 @@ Rules, for each value a source gives:
   (an organisation) when it is that short;
 * when a page names a person, values that name only an organisation (a news agency, "Staff",
   a name with a corporate word such as "Media", "News", "Foundation" or ".com", the site's own
-  name) go: see :func:`drop_organisations`.
+  name) go: see :func:`drop_organisations`; a source naming only user names of the site's
+  publishing system (``andrew.keaveney``, see :func:`is_account_name`) yields, as one naming
+  only organisations does, to a later source naming a person.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "MAX_NAME_WORDS",
     "split_names",
     "is_organisation",
+    "is_account_name",
     "drop_organisations",
     "name_key",
     "site_keys",
@@ -403,6 +406,18 @@ def is_organisation(name: str, sites: Collection[str] = ()) -> bool:
     if len(lowered) == 1 and (lowered[0] in _AGENCIES or name.isupper()):
         return True
     return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(name))
+
+
+#: A user name of a site's publishing system rather than a person's written name: words in
+#: lower case joined by ``.`` or ``_`` (``andrew.keaveney``, ``matt_brooks``), or a first name
+#: with its last name's initial glued on (``KatieS``).
+_ACCOUNT_NAME: Final = re.compile(r"[a-z]+(?:[._][a-z]+)+|[A-Z][a-z]+[A-Z]")
+
+
+def is_account_name(name: str) -> bool:
+    """Whether ``name`` is a user name of the site's publishing system (:data:`_ACCOUNT_NAME`),
+    the login of whoever posted the page rather than the author's name as the page writes it."""
+    return _ACCOUNT_NAME.fullmatch(name) is not None
 
 
 def drop_organisations(names: Iterable[str], sites: Collection[str] = ()) -> list[str]:
