@@ -9,7 +9,7 @@ import pytest
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.page.metadata import read_metadata
-from scrapy_boilerplate.page.metadata.authors import drop_organisations, split_names
+from scrapy_boilerplate.page.metadata.authors import drop_organisations, site_keys, split_names
 from scrapy_boilerplate.page.parsing import parse_html
 
 
@@ -44,6 +44,9 @@ def jsonld_authors(authors: str) -> tuple[str, ...]:
         ("Photo: John Smith", []),
         ("By Anna Weber, 3 March 2025", ["Anna Weber"]),  # a dateline is no name
         ("jane.doe@news.example", []),
+        ("Ana Lima, DVM . Reviewed by Bo Chen", ["Ana Lima"]),  # the reviewer is no author
+        ("Ana Lima | Medically reviewed by Bo Chen, MD", ["Ana Lima"]),
+        ("Ana Lima, fact-checked by Bo Chen", ["Ana Lima"]),
     ],
 )
 def test_author_values_are_cleaned_into_names(value: str, names: list[str]) -> None:
@@ -54,6 +57,13 @@ def test_an_organisation_goes_only_when_a_person_is_named() -> None:
     assert drop_organisations(["Adam Vidler", "AP"]) == ["Adam Vidler"]
     assert drop_organisations(["Associated Press"]) == ["Associated Press"]
     assert drop_organisations(["Staff", "Ana Silva"]) == ["Ana Silva"]
+
+
+def test_the_sites_name_after_the_is_an_organisation() -> None:
+    sites = site_keys(["Daily Courier"], "https://www.commercialappeal.example/story/1")
+    assert drop_organisations(["Ana Lima", "The Commercial Appeal"], sites) == ["Ana Lima"]
+    assert drop_organisations(["Ana Lima", "The Daily Courier"], sites) == ["Ana Lima"]
+    assert drop_organisations(["Ana Lima", "The Rock"], sites) == ["Ana Lima", "The Rock"]
 
 
 def test_a_meta_byline_with_a_role() -> None:
