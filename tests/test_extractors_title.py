@@ -159,3 +159,22 @@ def test_an_h1_longer_than_the_og_title_in_one_text_keeps_its_words() -> None:
     # no element of its own before the og:title: the visible headline stays whole
     page = KICKER_PAGE.replace('<span class="kicker">{kicker}</span>{between}', "Kultur: ")
     assert title_of(page) == "Kultur: Ehrengast der Buchmesse: Was lesen die Philippinen?"
+
+
+@pytest.mark.parametrize(
+    ("title", "headline"),
+    [
+        ("Why did the image grow? / Support / Distro Forums", "Why did the image grow?"),
+        ("Distro Forums / Support / Why did the image grow?", "Why did the image grow?"),
+        ("Black Friday / Cyber Monday deals", "Black Friday / Cyber Monday deals"),
+        ("Moving from GNU/Linux to BSD", "Moving from GNU/Linux to BSD"),
+    ],
+)
+def test_a_trail_title_without_an_h1_gives_the_pages_part(title: str, headline: str) -> None:
+    """Forum software's ``Subject / Forum / Board``: the page's part, the site's end aside;
+    a slash inside a two-part title or a word is no trail."""
+    html = (
+        f"<head><title>{title}</title><meta property='og:site_name' content='Distro Forums'>"
+        "</head><body><h2>Posts</h2><p>text</p></body>"
+    )
+    assert title_of(html) == headline

@@ -175,6 +175,35 @@ def test_jsonld_wins_over_microdata() -> None:
     assert found.authors == ("Anna Weber",)  # what JSON-LD lacks comes from microdata
 
 
+def teaser(url: str, day: str, name: str) -> str:
+    return (
+        f'<div itemscope itemtype="https://schema.org/Article"><a itemprop="url" href="{url}">'
+        f'<h3 itemprop="headline">Story</h3></a><span itemprop="author" itemscope '
+        f'itemtype="https://schema.org/Person"><span itemprop="name">{name}</span></span>'
+        f'<span itemprop="datePublished" content="{day}">{day}</span></div>'
+    )
+
+
+TEASERS = teaser("/other-1.html", "2026-01-10", "Bo Chen") + teaser(
+    "/other-2.html", "2026-01-09", "Cy Diaz"
+)
+PAGE_DATE = '<meta name="date" content="March 27, 2025"><meta name="author" content="Ana Lima">'
+
+
+def test_microdata_teasers_of_other_stories_are_not_the_pages_article() -> None:
+    """Several article items with different dates, none at the page's URL: a box of other
+    stories; the page's own ``<meta>`` values count."""
+    if not extruct_available():
+        pytest.skip("extruct (the metadata extra) is not installed")
+    found = read(page(PAGE_DATE, TEASERS), use_extruct=True)
+    assert (found.published, found.authors) == ("2025-03-27", ("Ana Lima",))
+    own = teaser(URL, "2025-03-26", "Dee Ng")
+    found = read(page(PAGE_DATE, own + TEASERS), use_extruct=True)
+    assert (found.published, found.authors) == ("2025-03-26", ("Dee Ng",))
+    found = read(page(PAGE_DATE, teaser("/other-1.html", "2025-03-26", "Dee Ng")), use_extruct=True)
+    assert (found.published, found.authors) == ("2025-03-26", ("Dee Ng",))  # one item: read
+
+
 def nested_items(depth: int) -> str:
     item = '<div itemscope itemtype="https://schema.org/Thing"><span itemprop="part">'
     return item * depth + "x" + "</span></div>" * depth

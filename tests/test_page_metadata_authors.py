@@ -9,7 +9,7 @@ import pytest
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.page.metadata import read_metadata
-from scrapy_boilerplate.page.metadata.authors import drop_organisations, split_names
+from scrapy_boilerplate.page.metadata.authors import drop_organisations, site_keys, split_names
 from scrapy_boilerplate.page.parsing import parse_html
 
 
@@ -44,6 +44,9 @@ def jsonld_authors(authors: str) -> tuple[str, ...]:
         ("Photo: John Smith", []),
         ("By Anna Weber, 3 March 2025", ["Anna Weber"]),  # a dateline is no name
         ("jane.doe@news.example", []),
+        ("Ana Lima, DVM . Reviewed by Bo Chen", ["Ana Lima"]),  # the reviewer is no author
+        ("Ana Lima | Medically reviewed by Bo Chen, MD", ["Ana Lima"]),
+        ("Ana Lima, fact-checked by Bo Chen", ["Ana Lima"]),
     ],
 )
 def test_author_values_are_cleaned_into_names(value: str, names: list[str]) -> None:
@@ -54,6 +57,13 @@ def test_an_organisation_goes_only_when_a_person_is_named() -> None:
     assert drop_organisations(["Adam Vidler", "AP"]) == ["Adam Vidler"]
     assert drop_organisations(["Associated Press"]) == ["Associated Press"]
     assert drop_organisations(["Staff", "Ana Silva"]) == ["Ana Silva"]
+
+
+def test_the_sites_name_after_the_is_an_organisation() -> None:
+    sites = site_keys(["Daily Courier"], "https://www.commercialappeal.example/story/1")
+    assert drop_organisations(["Ana Lima", "The Commercial Appeal"], sites) == ["Ana Lima"]
+    assert drop_organisations(["Ana Lima", "The Daily Courier"], sites) == ["Ana Lima"]
+    assert drop_organisations(["Ana Lima", "The Rock"], sites) == ["Ana Lima", "The Rock"]
 
 
 def test_a_meta_byline_with_a_role() -> None:
@@ -369,3 +379,85 @@ def test_an_author_meta_with_a_vendors_prefix() -> None:
         "</head><body><p>Text.</p></body></html>"
     )
     assert read_metadata(parse_html(html), use_extruct=False).authors == ("Harry Rabinowitz",)
+
+
+PUNBB_THREAD = """<html><body><h1>Boards</h1><div class="blockpost"><h2>#1 2025-11-01</h2>
+<div class="postleft"><dl><dt><strong>k.mori</strong></dt><dd>Member</dd></dl></div>
+<div class="postright"><p id="first">Why did the image grow from 800 MB to 1.4 GB?</p></div>
+</div><div class="blockpost"><div class="postleft"><dl><dt><strong>tlee</strong></dt></dl>
+</div><div class="postright"><p>Firmware.</p></div></div></body></html>"""
+FLARUM_THREAD = """<html><body><div class="container"><h1>Threads as a discussion engine</h1>
+<div><article><div class="PostUser"><h3 class="PostUser-name">oskar_v</h3></div>
+<div class="Post-body"><p id="first">Could threads have types, like questions?</p></div>
+</article><article><div class="PostUser"><h3 class="PostUser-name">mira</h3></div>
+<div class="Post-body"><p>Tags do that.</p></div></article></div></div></body></html>"""
+SMF_THREAD = """<html><body><div id="display_head"><h2>AI in forums</h2></div>
+<div class="post_wrapper"><div class="poster"><h4><span class="off" title="Offline"></span>
+<a href="/profile/7">Green Labs</a></h4></div><div class="postarea"><p id="first">How do you
+use it?</p></div></div><div class="post_wrapper"><div class="poster"><h4><a href="/profile/9">
+dana</a></h4></div><div class="postarea"><p>We do not.</p></div></div></body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("html", "starter"),
+    [(PUNBB_THREAD, "k.mori"), (FLARUM_THREAD, "oskar_v"), (SMF_THREAD, "Green Labs")],
+)
+def test_a_forum_threads_first_poster_without_a_username_class(html: str, starter: str) -> None:
+    """punBB and FluxBB, Flarum's page for crawlers, SMF: the first post's author only."""
+    assert page_authors(html, "first") == (starter,)
+
+
+def test_a_definition_list_outside_a_posts_profile_names_no_one() -> None:
+    html = PUNBB_THREAD.replace('class="postleft"', 'class="glossary"')
+    assert page_authors(html, "first") == ()
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("<p><strong>By:</strong> Ana Lima | March 3</p>", ("Ana Lima",)),
+        ("<div><strong>Written by</strong> <br><strong><a>Bo Chen</a></strong></div>",
+         ("Bo Chen",)),
+        ("<div><span>Written by:</span><picture><img src='a.jpg'></picture><span>Cy Diaz</span>"
+         "</div>", ("Cy Diaz",)),
+        ("<p><b>By</b><br>Dee Ng</p>", ("Dee Ng",)),
+        ("<pre><span>BY</span><span> </span><span>DEFAULT</span></pre>", ()),
+    ],
+)  # fmt: skip
+def test_the_name_after_a_label_alone(byline: str, names: tuple[str, ...]) -> None:
+    """The label's own tail, else the next element's text, line breaks and pictures passed
+    over; a space between two words of code is no name's place."""
+    html = (
+        f"<html><body><main><div><h1>Otters return</h1>{byline}"
+        "<p id='first'>The otters are back in the river after twenty years.</p>"
+        "</div></main></body></html>"
+    )
+    assert page_authors(html, "first") == names
+
+
+def login_page(login: str, byline: str) -> str:
+    return (
+        f'<html><head><meta name="author" content="{login}"></head><body><main><div>'
+        f"<h1>Otters return</h1>{byline}<p id='first'>The otters are back in the river after"
+        " twenty years.</p></div></main></body></html>"
+    )
+
+
+@pytest.mark.parametrize("login", ["andrew.keaveney", "ana_lima", "KatieS"])
+def test_a_publishing_systems_user_name_yields_to_the_byline_naming_a_person(login: str) -> None:
+    html = login_page(login, "<p class='byline'>By Denise Everheart</p>")
+    assert page_authors(html, "first") == ("Denise Everheart",)
+
+
+@pytest.mark.parametrize(
+    ("login", "byline"),
+    [
+        ("andrew.keaveney", ""),  # nothing else: the user name stays
+        ("hayley.p", "<p class='username'>alison100</p>"),  # a forum's users: no person
+        ("Anna Weber", "<p class='byline'>By Denise Everheart</p>"),  # a name, not a login
+    ],
+)
+def test_a_user_name_or_a_name_stays_without_a_persons_byline_after_it(
+    login: str, byline: str
+) -> None:
+    assert page_authors(login_page(login, byline), "first") == (login,)

@@ -308,3 +308,24 @@ def test_a_publication_date_meta_with_a_prefix() -> None:
         "</head><body><p>Text.</p></body></html>"
     )
     assert read(html).published == "2025-05-27T06:03:43+00:00"
+
+
+TIME_SHOWN_AS_DIGITS = """<html lang="en-GB"><body><div class="post"><h1>Moving offices</h1>
+<p><small>Posted <time datetime="2023-10-12T19:38:01.0870000Z">10/12/2023 7:38:01 PM</time>
+</small></p><p id="first">Relocating a team takes a plan for every week of the move.</p>
+</div></body></html>"""
+
+
+def test_a_dateline_shown_by_a_time_element_is_read_from_its_datetime() -> None:
+    """The ``datetime`` says which of day and month ``10/12/2023`` writes first."""
+    assert read(TIME_SHOWN_AS_DIGITS, anchor_id="first").published == "2023-10-12T19:38:01+00:00"
+
+
+def test_a_dateline_that_is_no_time_elements_text_is_read_as_written() -> None:
+    html = (
+        '<html lang="en-GB"><body><main><div><div><div><div class="post"><h1>Moving offices</h1>'
+        "<p><small>Posted 10/12/2023 7:38:01 PM</small></p><p id='first'>Relocating a team takes"
+        " a plan for every week of the move.</p></div></div></div></div></main><footer>"
+        '<time datetime="2023-10-14">Saturday</time></footer></body></html>'
+    )
+    assert read(html, anchor_id="first").published == "2023-12-10T19:38:01"

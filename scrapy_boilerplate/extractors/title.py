@@ -22,7 +22,9 @@ when split on ``|``, `` - ``, `` — ``, `` · ``, ``»`` or `` :: ``); else the
    (a site-logo ``<h1>`` such as "Salon");
 2. else ``og:title`` (``twitter:title``), else the ``<title>``, without the site name: the end
    parts that name the site are removed, else the longest part is kept (parts are split at
-   ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``);
+   ``|``, `` - ``, `` — ``, `` · ``, ``»``, `` :: `` and ``•``); a title without those that is
+   a trail of three parts or more at `` / `` (forum software's ``Subject / Forum / Board``)
+   gives its page's part (see :func:`_trail_page`);
 3. a page without ``<title>`` and ``og:title`` gives its first ``<h1>``.
 
 A reported ``<h1>`` is read as a reader sees it, a line break (``<br>``, a ``<div>`` ...) being
@@ -48,6 +50,12 @@ _SEPARATORS = re.compile(r"\s+[|\-–—·»:]{1,2}\s+|\s*[|»]\s*")
 _ARTICLE_SEPARATORS = re.compile(r"\s+[|\-–—·»:•]{1,2}\s+|\s*[|»•]\s*")
 _SEPARATOR_SPLIT = re.compile(f"({_ARTICLE_SEPARATORS.pattern})")
 _SPACES = re.compile(r"\s+")
+#: The separator of the parts of a trail title (``Subject / Forum / Board``): a slash between
+#: spaces (``GNU/Linux`` is one word).
+_TRAIL_SEPARATOR = re.compile(r"\s+/\s+")
+#: Fewest parts of a trail title: with two, `` / `` may join two words of one headline
+#: ("Black Friday / Cyber Monday").
+MIN_TRAIL_PARTS = 3
 _WORD = re.compile(r"\w+")
 #: Share of a candidate's words that must appear in the <title> for it to be taken as headline.
 MIN_TITLE_OVERLAP = 0.6
@@ -99,7 +107,19 @@ def _without_site_name(title: str, site_keys: set[str]) -> str:
     if stripped != title:
         return stripped
     parts = _title_parts(title)
-    return max(parts, key=len) if len(parts) > 1 else title.strip()
+    if len(parts) > 1:
+        return max(parts, key=len)
+    return _trail_page(title, site_keys) or title.strip()
+
+
+def _trail_page(title: str, site_keys: set[str]) -> str | None:
+    """The page's own part of a ``title`` that is a trail of at least :data:`MIN_TRAIL_PARTS`
+    parts at `` / `` (forum software's ``Subject / Forum / Board``): the first part, or the
+    last when the first names the site (a trail from the site down); None for another title."""
+    parts = [part.strip() for part in _TRAIL_SEPARATOR.split(title) if part.strip()]
+    if len(parts) < MIN_TRAIL_PARTS:
+        return None
+    return parts[-1] if name_key(parts[0]) in site_keys else parts[0]
 
 
 def _without_site_parts(text: str, site_keys: set[str]) -> str:

@@ -6,7 +6,8 @@ it (values are cleaned by :mod:`.values`; ``authors`` all come from one source):
 
 1. JSON-LD (:mod:`.jsonld`, :mod:`.schema`): the article object, then the web page object;
 2. microdata (:mod:`.microdata`, read only with extruct installed, and only when a field is
-   still missing after JSON-LD);
+   still missing after JSON-LD), its article items that are a listing's teasers aside (see
+   :func:`.schema.without_teasers`);
 3. OpenGraph (:mod:`.opengraph`);
 4. plain HTML (:mod:`.fallbacks`): ``<meta>`` names, the ``<time>`` nearest the article,
    the date in the URL, ``<link rel=canonical>``, ``<html lang>``;
@@ -24,8 +25,8 @@ visible source), when earlier, is taken instead. A published instant given in UT
 :func:`_local_instant`).
 ``published_raw`` and ``modified_raw`` keep the chosen value as written. Author values are
 split into person names and cleaned (:mod:`.authors`); a source naming only organisations (an
-agency, the site itself) yields to a later source naming a person, and keeps the field when
-none does.
+agency, the site itself) or user names of the site's publishing system (``andrew.keaveney``)
+yields to a later source naming a person, and keeps the field when none does.
 
 The canonical URL is the exception: ``<link rel="canonical">`` comes first (it is the page's
 own statement of its canonical URL), then JSON-LD, microdata and ``og:url``.
@@ -47,7 +48,7 @@ from urllib.parse import urljoin
 
 from ...model.document import Element
 from ...model.metadata import METADATA_FIELDS, ArticleMetadata
-from .authors import drop_organisations, is_organisation, site_keys
+from .authors import drop_organisations, is_account_name, is_organisation, site_keys
 from .dates import month_first
 from .extruct_support import extruct_extractors
 from .fallbacks import read_fallbacks, read_visible
@@ -55,7 +56,7 @@ from .found import Found
 from .jsonld import jsonld_documents
 from .microdata import microdata_documents
 from .opengraph import read_opengraph
-from .schema import read_schema, schema_objects
+from .schema import read_schema, schema_objects, without_teasers
 from .tags import PageTags, page_tags
 from .values import clean_date
 
@@ -141,7 +142,8 @@ class _Reader:
             documents = microdata_documents(
                 self.root, self.base_url, self.extruct, self.tags.item_types
             )
-            read_schema(found, schema_objects(documents))
+            page_urls = [url for url in (self.url, *self.tags.canonical) if url]
+            read_schema(found, schema_objects(without_teasers(documents, page_urls)))
 
 
 def _guarded(name: str, read: Callable[[], _T], default: _T) -> _T:
@@ -179,17 +181,11 @@ def read_metadata(
     values: dict[str, str] = {}
     authors: tuple[str, ...] = ()
     for name in METADATA_FIELDS:
+        if name == "authors":
+            authors = _authors(reader)
+            continue
         for index, source in enumerate(FIELD_SOURCES[name]):
             found = reader.source(source)
-            if name == "authors":
-                names = found.authors
-                if not names:
-                    continue
-                authors = authors or names
-                if not all(is_organisation(author, reader.sites) for author in names):
-                    authors = tuple(drop_organisations(names, reader.sites))
-                    break
-                continue
             value = found.value(name)
             if value is not None:
                 if name in _DATES:
@@ -205,6 +201,34 @@ def read_metadata(
                 values[name] = value
                 break
     return ArticleMetadata(authors=authors, **values)
+
+
+def _authors(reader: _Reader) -> tuple[str, ...]:
+    """The authors of the first source (in :data:`FIELD_SOURCES` order) naming someone who is
+    not an organisation, its organisations dropped; a source naming only user names of the
+    site's publishing system (:func:`.authors.is_account_name`) yields to a later one naming a
+    person as people's names are written (:func:`_written_name`); else the first user names
+    found, else the first organisations; none without any."""
+    authors: tuple[str, ...] = ()
+    accounts = False  # ``authors`` are user names
+    for source in FIELD_SOURCES["authors"]:
+        names = reader.source(source).authors
+        if not names:
+            continue
+        if all(is_organisation(author, reader.sites) for author in names):
+            authors = authors or names
+        elif all(is_account_name(author) for author in names):
+            authors = authors if accounts else names
+            accounts = True
+        elif not accounts or any(_written_name(author) for author in names):
+            return tuple(drop_organisations(names, reader.sites))
+    return authors
+
+
+def _written_name(author: str) -> bool:
+    """Whether ``author`` is written as a person's name: two words or more, each capitalised."""
+    words = author.split()
+    return len(words) >= 2 and all(word[:1].isupper() for word in words)
 
 
 def _first_publication(reader: _Reader, found: Found) -> Found:

@@ -6,8 +6,9 @@ Rules, for each value a source gives:
   "by" ("Written by", "Recipe by"), "Author:", "Von", "Por", "Par", "Door", "Di", "Av",
   "Текст:", "Автор:", "文/", "作者:" and the like, and a label alone is no name (a label such as
   "Photo:", "Foto:" or "Photos by", or "Reviewed by" and "Fact checked by", drops the whole
-  part: it credits a picture or a reviewer), and so do the labels of an author box's links
-  ("More about this author", "Full bio");
+  part: it credits a picture or a reviewer; after a name, "Reviewed by" and "Fact checked
+  by" end the value's names: ``Ana Lima, DVM. Reviewed by Bo Chen``), and so do the labels
+  of an author box's links ("More about this author", "Full bio");
 * a date or a reading time shown after a name goes (``Luke Kim December 17, 2025``,
   ``Craig McCarthy Last updated on 17 December 2025``, ``5 min read``): a part is cut before
   its first word starting with a digit, and the date's words before it go (month and weekday
@@ -22,7 +23,10 @@ Rules, for each value a source gives:
   (an organisation) when it is that short;
 * when a page names a person, values that name only an organisation (a news agency, "Staff",
   a name with a corporate word such as "Media", "News", "Foundation" or ".com", the site's own
-  name) go: see :func:`drop_organisations`.
+  name, with or without a leading "The") go: see :func:`drop_organisations`; a source naming
+  only user names of the site's publishing system (``andrew.keaveney``, see
+  :func:`is_account_name`) yields, as one naming only organisations does, to a later source
+  naming a person.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ __all__ = [
     "MAX_NAME_WORDS",
     "split_names",
     "is_organisation",
+    "is_account_name",
     "drop_organisations",
     "name_key",
     "site_keys",
@@ -61,6 +66,11 @@ _CREDIT: Final = re.compile(
     r"\s*(?:[:/]|by\b)"
     r"|^(?:(?:medically\s+)?reviewed|fact[-\s]?checked)\s+by\b",
     re.IGNORECASE,
+)
+#: A reviewer's credit after the author's name in one value ("Ana Lima, DVM. Reviewed by Bo
+#: Chen"): the value's names end before it.
+_LATER_CREDIT: Final = re.compile(
+    r"[\s.,;:|·•]+(?:(?:medically\s+)?reviewed|fact[-\s]?checked)\s+by\b", re.IGNORECASE
 )
 #: The labels of an author box's links ("More about this author", "Full bio", "View more
 #: posts"), of a site's account links ("Sign in") and of a comment form's fields ("Name *"):
@@ -361,6 +371,8 @@ def split_names(value: str) -> list[str]:
     text = _strip(value)
     if not text or _CREDIT.match(value.lstrip()) or _CREDIT.match(text):
         return []
+    later_credit = _LATER_CREDIT.search(text)
+    text = text[: later_credit.start()] if later_credit is not None else text
     dated = [_without_date(part) for part in _SEPARATORS.split(text)]
     parts = [_without_role(_strip(part)) for part in dated if not _CREDIT.match(part)]
     parts = [part for part in parts if part and not _only_date_words(part)]
@@ -400,9 +412,23 @@ def is_organisation(name: str, sites: Collection[str] = ()) -> bool:
     lowered = [word.lower().strip(".") for word in _words(name)]
     if not lowered or name_key(name) in sites:
         return True
+    if lowered[0] == "the" and len(lowered) > 1 and name_key(name.split(None, 1)[-1]) in sites:
+        return True  # "The Commercial Appeal" at commercialappeal.com
     if len(lowered) == 1 and (lowered[0] in _AGENCIES or name.isupper()):
         return True
     return any(word in _ROLE_WORDS for word in lowered) or bool(_DOMAIN.search(name))
+
+
+#: A user name of a site's publishing system rather than a person's written name: words in
+#: lower case joined by ``.`` or ``_`` (``andrew.keaveney``, ``matt_brooks``), or a first name
+#: with its last name's initial glued on (``KatieS``).
+_ACCOUNT_NAME: Final = re.compile(r"[a-z]+(?:[._][a-z]+)+|[A-Z][a-z]+[A-Z]")
+
+
+def is_account_name(name: str) -> bool:
+    """Whether ``name`` is a user name of the site's publishing system (:data:`_ACCOUNT_NAME`),
+    the login of whoever posted the page rather than the author's name as the page writes it."""
+    return _ACCOUNT_NAME.fullmatch(name) is not None
 
 
 def drop_organisations(names: Iterable[str], sites: Collection[str] = ()) -> list[str]:

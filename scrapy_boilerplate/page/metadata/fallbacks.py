@@ -32,7 +32,8 @@ Fields, each from the first key (or element) with a valid value:
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
   the headline or the article (see :func:`byline_names` and :func:`article_region`), then
-  those in the first elements after the headline (:meth:`AfterHeadline.bylines`).
+  those in the first elements after the headline (:meth:`AfterHeadline.bylines`), then the
+  first post's author in forum software's markup (:func:`forum_starter`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -71,6 +72,8 @@ __all__ = [
     "text_byline",
     "MAX_TEXT_BYLINE_ELEMENTS",
     "card_authors",
+    "declared_date",
+    "forum_starter",
     "dated_element_text",
     "ANCESTOR_LEVELS",
     "ARTICLE_LEVELS",
@@ -206,6 +209,13 @@ _TEXT_LABEL: Final = re.compile(
 _NAME_PARTICLES: Final = frozenset(
     ("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "bin", "al")
 )
+#: The tags of the elements that hold a forum post's author in the markup of forum software
+#: whose author elements have no ``class`` naming an author or a username (see
+#: :func:`forum_starter`).
+_FORUM_POSTER_TAGS: Final = ("dt", "h3", "h4")
+#: The elements passed over between a byline label and the name after it (see
+#: :func:`_after_label`).
+_PASSED_OVER: Final = frozenset(("br", "wbr", "img", "picture", "svg"))
 #: Most characters of text read around the article's start for a dateline.
 DATELINE_CHARS: Final = 1500
 #: Longest text node read as a dateline (a sentence of the article is not one).
@@ -575,18 +585,34 @@ def text_byline(region: Element) -> str | None:
     """A byline written as text near the headline: the text (at most
     :data:`MAX_BYLINE_CHARS` long) of the first of the first :data:`MAX_TEXT_BYLINE_ELEMENTS`
     elements of ``region`` whose own text starts with a byline label ("By", "Written by",
-    "Von", "Par", "Por", "Author:", ...; a label alone: the text of the element after it) and
-    that names people whose names are capitalised (``By clicking Submit`` names none); None
-    without one."""
+    "Von", "Par", "Por", "Author:", ...; a label alone: the text after it, see
+    :func:`_after_label`) and that names people whose names are capitalised (``By clicking
+    Submit`` names none); None without one."""
     for element in _labelled(region):
         byline = _collapsed_text(element, MAX_BYLINE_CHARS)
         if byline is not None and _TEXT_LABEL.fullmatch(byline):
-            following = element.getnext()
-            byline = None if following is None else _collapsed_text(following, MAX_BYLINE_CHARS)
+            byline = _after_label(element)
         if byline is None or not _names_people(byline):
             byline = _linked_name(element)
         if byline is not None and _names_people(byline):
             return byline
+    return None
+
+
+def _after_label(label: Element) -> str | None:
+    """The text after an element holding a byline label alone: its tail when that holds more
+    than spaces (``<strong>By:</strong> Ana Lima``), else the text of the element after it,
+    line breaks, pictures and comments passed over (``<b>Written by</b><br><a>Ana Lima</a>``)
+    or the text after them (``<b>By</b><br>Ana Lima``); None without one, or when it is
+    longer than :data:`MAX_BYLINE_CHARS`."""
+    tail = " ".join((label.tail or "").split())
+    if tail:
+        return tail if len(tail) <= MAX_BYLINE_CHARS else None
+    for following in label.itersiblings():
+        if isinstance(following.tag, str) and following.tag not in _PASSED_OVER:
+            return _collapsed_text(following, MAX_BYLINE_CHARS)
+        if (following.tail or "").strip():
+            return _after_label(following)  # <b>By</b><br>Ana Lima: the tail of the <br>
     return None
 
 
@@ -637,14 +663,29 @@ def _visible_dates(
     without an article (no ``anchor``)."""
     if anchor is None:
         return
-    yield nearest_dateline(anchor)
+    yield declared_date(nearest_dateline(anchor), tags, anchor)
     headline = after.headline
-    yield nearest_dateline(headline)
+    yield declared_date(nearest_dateline(headline), tags, anchor)
     yield _time_near(tags, headline)
     yield next((time for time in tags.times if clean_date(time)), None)
-    yield dated_element_text(region)
-    yield _dateline_in(region, set())
-    yield after.date()
+    yield declared_date(dated_element_text(region), tags, anchor)
+    yield declared_date(_dateline_in(region, set()), tags, anchor)
+    yield declared_date(after.date(), tags, anchor)
+
+
+def declared_date(dateline: str | None, tags: PageTags, element: Element) -> str | None:
+    """``dateline``, or the ``datetime`` of the first ``<time>`` element of the page of
+    ``element`` whose whole text ``dateline`` is, when that is a valid date: the markup's
+    statement of the date the page shows (``<time datetime="2023-10-12">10/12/2023</time>``
+    is October 12, whatever the page's language); None without a dateline."""
+    if dateline is None or not tags.times:
+        return dateline
+    shown = " ".join(dateline.split())
+    for time in element.getroottree().getroot().iter("time"):
+        value = time.get("datetime")
+        if value and _collapsed_text(time, _DATELINE_NODE_CHARS) == shown and clean_date(value):
+            return value
+    return dateline
 
 
 def article_headline(tags: PageTags) -> Element | None:
@@ -712,7 +753,8 @@ def _visible_authors(
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
     when it is not within ``region`` (a headline far from the article's start: a hero
     banner's); else the bylines just after the headline (:meth:`AfterHeadline.bylines`);
-    looked for on the first ``next()``."""
+    else a forum thread's starter (:func:`forum_starter`); looked for on the first
+    ``next()``."""
     for place in (region, region_above(anchor)):
         if place is None or (place is not region and _is_below(place, region, place)):
             continue
@@ -723,7 +765,39 @@ def _visible_authors(
         if names:
             yield from names
             return
-    yield from after.bylines()
+    names = after.bylines()
+    if not names:
+        starter = forum_starter(region)
+        names = [starter] if starter is not None else []
+    yield from names
+
+
+def forum_starter(element: Element) -> str | None:
+    """The name of the first post's author (a thread's starter) in the page of ``element``, as
+    forum software without a ``class`` naming an author or a username writes it: punBB and
+    FluxBB (``<div class="postleft"><dl><dt><strong>name``), Flarum's page for crawlers
+    (``<h3 class="PostUser-name">``), SMF (``<div class="poster"><h4><a>name``); None
+    without one, or when its text is longer than :data:`MAX_BYLINE_CHARS`."""
+    root = element.getroottree().getroot()
+    for poster in root.iter(*_FORUM_POSTER_TAGS):
+        if _is_forum_poster(poster):
+            text = _collapsed_text(poster, MAX_BYLINE_CHARS)
+            return text or None
+    return None
+
+
+def _is_forum_poster(element: Element) -> bool:
+    """Whether ``element`` (a ``<dt>``, ``<h3>`` or ``<h4>``) holds a post's author in the
+    markup :func:`forum_starter` reads."""
+    if element.tag == "h3":
+        return "PostUser-name" in (element.get("class") or "").split()
+    parent = element.getparent()
+    if parent is None:
+        return False
+    if element.tag == "h4":
+        return "poster" in (parent.get("class") or "").split()
+    above = parent.getparent() if parent.tag == "dl" else None
+    return above is not None and "postleft" in (above.get("class") or "").split()
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:

@@ -23,7 +23,14 @@ from typing import Any, Final
 
 from .found import MAX_AUTHORS, Found
 
-__all__ = ["MAX_OBJECTS", "SchemaObjects", "may_be_read", "schema_objects", "read_schema"]
+__all__ = [
+    "MAX_OBJECTS",
+    "SchemaObjects",
+    "may_be_read",
+    "schema_objects",
+    "read_schema",
+    "without_teasers",
+]
 
 #: Most objects walked per source.
 MAX_OBJECTS: Final = 5_000
@@ -97,6 +104,26 @@ def _ranked(objects: list[JsonObject]) -> list[JsonObject]:
         (rank, index) for index, node in enumerate(objects) if (rank := _rank(node)) is not None
     ]
     return [objects[index] for _, index in sorted(ranked)]
+
+
+def without_teasers(documents: Sequence[Any], page_urls: Sequence[str]) -> list[Any]:
+    """``documents`` (top-level objects) without their article objects when these are a
+    listing's teasers: several article objects with different ``datePublished`` values, of
+    which only those whose ``url`` is one of ``page_urls`` (the page's URL and canonical URL,
+    a trailing ``/`` aside) stay (a box of other stories marked up as articles around a page
+    whose own article is not); ``documents`` as they are otherwise."""
+    articles = [node for node in documents if isinstance(node, Mapping) and _rank(node) == 0]
+    dates = {str(node.get("datePublished")) for node in articles}
+    if len(articles) < 2 or len(dates) < 2:
+        return list(documents)
+    urls = {url.rstrip("/") for url in page_urls}
+    return [
+        node
+        for node in documents
+        if not isinstance(node, Mapping)
+        or _rank(node) != 0
+        or (isinstance(node.get("url"), str) and node["url"].rstrip("/") in urls)
+    ]
 
 
 def _resolve(value: JsonObject, ids: Mapping[str, JsonObject]) -> JsonObject:
