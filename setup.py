@@ -11,7 +11,8 @@ def compiled(name: str, **options: list[str]) -> list[Extension]:
     """The optional compiled twin ``name`` (a dotted module name) of some pure-Python code.
 
     Built from its ``.pyx`` with Cython when it is importable at build time, else from the
-    generated ``.c`` an sdist ships. A build that fails leaves the pure-Python code in charge
+    generated ``.c`` an sdist ships (not when that is older than the ``.pyx``: it would be a twin
+    of older code). A build that fails leaves the pure-Python code in charge
     (same results, slower).
     """
     source = HERE.joinpath(*name.split("."))
@@ -21,9 +22,18 @@ def compiled(name: str, **options: list[str]) -> list[Extension]:
     try:
         from Cython.Build import cythonize
     except ImportError:
-        if not source.with_suffix(".c").exists():
+        generated = source.with_suffix(".c")
+        if not generated.exists():
             return []
-        extension.sources = [str(source.with_suffix(".c").relative_to(HERE))]
+        pyx = source.with_suffix(".pyx")
+        if pyx.exists() and generated.stat().st_mtime < pyx.stat().st_mtime:
+            # A .c older than its .pyx would build a twin of older code than the reference.
+            print(
+                f"scrapy-boilerplate: not building {name} ({generated.name} is older than its"
+                " .pyx and Cython is not installed)"
+            )
+            return []
+        extension.sources = [str(generated.relative_to(HERE))]
         return [extension]
     try:
         extensions = cythonize([extension], language_level=3, quiet=True)
