@@ -187,13 +187,19 @@ cdef object _attribute_value(xmlNode* node, const char* name):
     return PyUnicode_DecodeUTF8(content, strlen(content), NULL)
 
 
-def _literal_set(pattern):
-    """The strings a pattern of literal alternatives (``a|b(?:c|d)-?e``) matches, every one
-    of at least two ASCII characters; ``None`` for any other pattern (then it is searched)."""
+def _sre_parser():
+    """The regular expressions' parser module (``re._parser``, ``sre_parse`` before 3.11)."""
     try:
         from re import _parser as parser
     except ImportError:  # Python 3.10
         import sre_parse as parser
+    return parser
+
+
+def _literal_set(pattern):
+    """The strings a pattern of literal alternatives (``a|b(?:c|d)-?e``) matches, every one
+    of at least two ASCII characters; ``None`` for any other pattern (then it is searched)."""
+    parser = _sre_parser()
     if pattern.flags & ~parser.SRE_FLAG_UNICODE:
         return None
 
@@ -260,10 +266,7 @@ def _top_level_branches(str source):
 def _required_literal(pattern):
     """The longest run of ASCII literals that every match of ``pattern`` holds (its own
     top-level sequence of literals), or None: a search can skip a value without it."""
-    try:
-        from re import _parser as parser
-    except ImportError:  # Python 3.10
-        import sre_parse as parser
+    parser = _sre_parser()
     if pattern.flags & ~parser.SRE_FLAG_UNICODE:
         return None
     best = run = ""
