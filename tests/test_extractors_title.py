@@ -178,3 +178,50 @@ def test_a_trail_title_without_an_h1_gives_the_pages_part(title: str, headline: 
         "</head><body><h2>Posts</h2><p>text</p></body>"
     )
     assert title_of(html) == headline
+
+
+def candidates_of(html: str, url: str | None = None) -> dict[str, set[str]]:
+    doc = segment(parse_html(html), url=url)
+    page = title_module.title_candidates(doc, title_module.rule_title(doc))
+    return {candidate.text: candidate.sources for candidate in page.candidates.values()}
+
+
+def test_the_ranker_reads_every_place_a_page_gives_its_headline() -> None:
+    html = (
+        "<head><title>Storm hits the coast - Daily News</title>"
+        '<meta property="og:title" content="Storm hits the coast tonight">'
+        '<meta name="twitter:title" content="Storm hits coast">'
+        '<script type="application/ld+json">{"@type": "NewsArticle",'
+        ' "headline": "Storm hits the coast, thousands leave"}</script></head>'
+        "<body><h1>Storm hits the coast</h1><p>text</p></body>"
+    )
+    found = candidates_of(html, "https://dailynews.example/storm")
+    assert found["Storm hits the coast"] >= {"rule", "h1", "title_stripped", "title_part"}
+    assert "og" in found["Storm hits the coast tonight"]
+    assert found["Storm hits coast"] == {"twitter"}
+    assert found["Storm hits the coast, thousands leave"] == {"jsonld"}
+    assert found["Storm hits the coast - Daily News"] == {"title"}
+    assert "Daily News" not in found  # the site's name is no candidate
+
+
+def test_a_title_part_naming_the_host_is_no_candidate() -> None:
+    html = "<title>Example | Why parks matter</title><body><p>text</p></body>"
+    found = candidates_of(html, "https://www.example.org/parks")
+    assert "Example" not in found and "Why parks matter" in found
+
+
+def test_character_references_escaped_twice_in_meta_titles_are_decoded() -> None:
+    html = (
+        '<head><meta property="og:title"'
+        ' content="Budget Traveler&amp;#8217;s Guide &amp;amp; Tips">'
+        "</head><body><p>text</p></body>"
+    )
+    assert "Budget Traveler’s Guide & Tips" in candidates_of(html)
+
+
+def test_a_page_of_one_candidate_keeps_the_rules_title() -> None:
+    doc = segment(parse_html("<title>Storm hits the coast</title><body><p>t</p></body>"))
+    page = title_module.title_candidates(doc, "Storm hits the coast")
+    assert len(page.candidates) == 1
+    never = title_module.load_title_model()
+    assert title_module.choose_title(never, page, "Storm hits the coast") == "Storm hits the coast"

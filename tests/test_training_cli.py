@@ -223,3 +223,47 @@ def test_train_victor_on_several_datasets_reads_their_union(
     result = extract(html, extractor="victor", model=str(out))
     assert gold.split("\n\n")[0] in result.text
     assert "Copyright 2025" not in result.text
+
+
+def titled_page(rng: random.Random, n: int) -> tuple[str, str]:
+    """A page whose gold title is its ``og:title``; the ``<h1>`` and ``<title>`` word it
+    otherwise (a made-up site convention the ranker can learn)."""
+    words = rng.sample(WORDS, 5)
+    headline = " ".join(words).capitalize()
+    html = (
+        f"<html><head><title>{words[0].title()} news | Site{n}</title>"
+        f'<meta property="og:title" content="{headline}"></head>'
+        f"<body><h1>{' '.join(words[:2]).title()}</h1><p>{sentence(rng, 30)}</p></body></html>"
+    )
+    return html, headline
+
+
+def test_train_title_writes_a_ranker_that_extract_can_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(3)
+    root = tmp_path / "titled"
+    (root / "html").mkdir(parents=True)
+    truth = {}
+    for n in range(40):
+        html, headline = titled_page(rng, n)
+        (root / "html" / f"p{n}.html").write_text(html, encoding="utf-8")
+        truth[f"p{n}"] = {"title": headline, "url": f"https://site{n % 8}.example/a{n}"}
+    (root / "ground-truth.json").write_text(json.dumps(truth), encoding="utf-8")
+    out = tmp_path / "titles.json.gz"
+    argv = ["train", str(root), "--extractor", "title", "--out", str(out)]
+    assert main([*argv, "--folds", "2", "--jobs", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "40 pages with a gold title" in report and "| titled | 40 |" in report
+    from scrapy_boilerplate.classifiers.titles import load_title_model
+
+    model = load_title_model(str(out))
+    assert model.metadata["trained_on"] == "titled" and model.metadata["cv_accuracy"] > 0.9
+
+
+def test_train_title_without_gold_titles_is_an_error(tmp_path: Path) -> None:
+    make_dataset(tmp_path / "untitled", 4, seed=1)
+    out = tmp_path / "titles.json.gz"
+    argv = ["train", str(tmp_path / "untitled"), "--extractor", "title", "--out", str(out)]
+    assert main([*argv, "--folds", "0", "--jobs", "1"]) == 2
+    assert not out.exists()

@@ -34,15 +34,36 @@ a space (:func:`~..page.tags.spaced_text`), and loses the pilcrow of a section l
 
 from __future__ import annotations
 
+import html
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import compress
+from operator import attrgetter
 
+from ..classifiers.gbdt import TreeEnsemble
+from ..classifiers.titles import (
+    MAX_PER_SOURCE,
+    TitleCandidate,
+    TitlePage,
+    add_candidate,
+    best_candidate,
+    load_title_model,
+    title_key,
+)
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
 from ..page.metadata.authors import name_key, site_keys
 from ..page.tags import spaced_text, string_value
 
-__all__ = ["article_title", "find_title", "strip_site_name"]
+__all__ = [
+    "article_title",
+    "choose_title",
+    "find_title",
+    "rule_title",
+    "strip_site_name",
+    "title_candidates",
+]
 
 _SEPARATORS = re.compile(r"\s+[|\-–—·»:]{1,2}\s+|\s*[|»]\s*")
 #: The separators :func:`article_title` splits at: those of :func:`find_title` (which the
@@ -85,10 +106,17 @@ def _title_parts(title: str) -> list[str]:
     return [part.strip() for part in _ARTICLE_SEPARATORS.split(title) if part.strip()]
 
 
-def _site_keys(declared: Declarations, url: str | None) -> set[str]:
+def _site_keys(doc: TextDocument, declared: Declarations) -> set[str]:
     """Keys of what names the site: its ``og:site_name``/``application-name`` and its host's
-    labels."""
-    return site_keys(declared.meta_contents(_SITE_NAME_PROPERTIES, _SITE_NAME_NAMES), url)
+    labels (read once per document, kept in ``doc.memo`` with the ``root`` and ``url``)."""
+    memo = doc.memo.get("site_keys")
+    if memo is not None and memo[0] is doc.root and memo[1] == doc.url:
+        keys: set[str] = memo[2]
+        return keys
+    names = declared.meta_contents(_SITE_NAME_PROPERTIES, _SITE_NAME_NAMES)
+    keys = site_keys(names, doc.url)
+    doc.memo["site_keys"] = (doc.root, doc.url, keys)
+    return keys
 
 
 def _is_site_name(heading: str, parts: list[str], site_keys: set[str]) -> bool:
@@ -247,6 +275,36 @@ def article_title(doc: TextDocument) -> str | None:
 
 
 def _article_title(doc: TextDocument) -> str | None:
+    rule = rule_title(doc)
+    return choose_title(load_title_model(), title_candidates(doc, rule), rule)
+
+
+def choose_title(model: TreeEnsemble, page: TitlePage, rule: str | None) -> str | None:
+    """The title of a page of candidates ``page`` (:func:`title_candidates`): the candidate
+    ``model`` scores highest, unless it is the rules' ``<h1>`` headline ``rule`` cut
+    (:func:`_cuts_the_headline`) or the page has fewer than two candidates: then ``rule``."""
+    chosen = best_candidate(model, page) if len(page.candidates) > 1 else None
+    if chosen is None or rule is None or _cuts_the_headline(page, rule, chosen):
+        return rule
+    return chosen.text
+
+
+def _cuts_the_headline(page: TitlePage, rule: str, chosen: TitleCandidate) -> bool:
+    """Whether ``chosen`` is the rules' ``<h1>`` headline without words at its start that are
+    no element of their own (a kicker element is cut: ``og:title`` after it)."""
+    rule_key, chosen_key = title_key(rule), title_key(chosen.text)
+    headline = page.candidates.get(rule_key)
+    return (
+        headline is not None
+        and "h1" in headline.sources
+        and rule_key != chosen_key
+        and rule_key.endswith(chosen_key)
+        and not (page.og_after_kicker and "og" in chosen.sources)
+    )
+
+
+def rule_title(doc: TextDocument) -> str | None:
+    """The title by the rules of the module docstring alone (the ranker's ``rule`` source)."""
     title = _normalise(doc.title or "")
     declared = document_declarations(doc)
     if doc.root is None or declared is None:
@@ -256,7 +314,7 @@ def _article_title(doc: TextDocument) -> str | None:
     headings = [_normalise(spaced_text(element)) for _, element in found]
     if not title and not meta:
         return headings[0] if headings else None
-    site_keys = _site_keys(declared, doc.url)
+    site_keys = _site_keys(doc, declared)
     parts = _title_parts(title)
     reference = _words(title) | _words(meta or "")
     for heading, (_, element) in zip(headings, found, strict=True):
@@ -291,3 +349,123 @@ def _headline(heading: str) -> str:
     """``heading`` without the pilcrow of a section link (``Models¶``, Sphinx's and Django's
     documentation)."""
     return heading.rstrip("¶ ") or heading
+
+
+# -- candidates of the title ranker ------------------------------------------------------------
+
+#: A JSON-LD ``"headline": "..."`` pair; group 1 is the JSON string.
+_JSON_HEADLINE = re.compile(r'"headline"\s*:\s*("(?:[^"\\\n]|\\.)*")')
+_TEXT = attrgetter("text")
+#: Blocks of at most this many words are compared with the candidates (a visible title).
+MAX_BLOCK_WORDS = 40
+#: Longest JSON-LD script read for a ``headline`` (characters); bigger ones are skipped.
+MAX_JSON_LD_CHARS = 2_000_000
+
+
+def title_candidates(doc: TextDocument, rule: str | None) -> TitlePage:
+    """The title candidates of ``doc`` for :mod:`~..classifiers.titles` (``rule``: the rules'
+    choice, :func:`rule_title`), in this order: the rules' choice, the ``<h1>`` headings (as
+    read and without end parts naming the site), ``og:title`` (as is and without the site
+    name), ``twitter:title``, JSON-LD headlines, the ``<title>`` (whole, without the site name,
+    before its last separator, each part). A text that names the site (its :func:`name_key` is
+    one of the site's keys, or :func:`_is_site_name` for a heading) is no candidate; at most
+    :data:`~..classifiers.titles.MAX_PER_SOURCE` of each kind are read; meta and JSON-LD texts
+    have character references a page escaped twice decoded."""
+    page = TitlePage()
+    declared = document_declarations(doc)
+    if doc.root is None or declared is None:
+        if rule:
+            add_candidate(page, rule, "rule")
+        return page
+    title = _normalise(doc.title or "")
+    site_keys = _site_keys(doc, declared)
+
+    def offer(text: str, source: str, *, h1_rank: int = -1, part_rank: int = -1) -> None:
+        if name_key(text) not in site_keys:
+            add_candidate(page, text, source, h1_rank=h1_rank, part_rank=part_rank)
+
+    if rule:
+        offer(rule, "rule")
+    parts = _title_parts(title)
+    found, _ = _headings_and_meta_title(doc)
+    headings = [_normalise(spaced_text(element)) for _, element in found[:MAX_PER_SOURCE]]
+    page.title, page.h1_count, page.part_count = title, len(found), len(parts)
+    page.first_h1 = headings[0] if headings else ""
+    for rank, heading in enumerate(headings):
+        if not _is_site_name(heading, parts, site_keys):
+            offer(heading, "h1", h1_rank=rank)
+            offer(_headline(_without_site_parts(heading, site_keys)), "h1_stripped", h1_rank=rank)
+    og, twitter = _social_titles(declared)
+    page.og_title = og
+    page.og_after_kicker = bool(og) and any(
+        _kicker_before(text, og, element) for text, element in found[:MAX_PER_SOURCE]
+    )
+    if og:
+        offer(og, "og")
+        offer(_without_site_name(og, site_keys), "og_stripped")
+    if twitter:
+        offer(twitter, "twitter")
+    for count, headline in enumerate(_jsonld_headlines(declared.json_ld)):
+        if count >= MAX_PER_SOURCE:
+            break
+        page.has_jsonld = True
+        offer(headline, "jsonld")
+    if title:
+        offer(title, "title")
+        offer(_without_site_name(title, site_keys), "title_stripped")
+        separators = list(_ARTICLE_SEPARATORS.finditer(title))
+        if separators:
+            offer(title[: separators[-1].start()], "title_head")
+        for rank, part in enumerate(parts[:MAX_PER_SOURCE]):
+            offer(part, "title_part", part_rank=rank)
+    page.block_keys = _shown_keys(doc, page)
+    return page
+
+
+def _shown_keys(doc: TextDocument, page: TitlePage) -> frozenset[str]:
+    """The keys of those candidates of ``page`` that are the text of a block of ``doc`` (of at
+    most :data:`MAX_BLOCK_WORDS` words); only a block as long as a candidate's text is keyed
+    (block texts have their spaces collapsed, as candidates)."""
+    lengths = {len(candidate.text) for candidate in page.candidates.values()}
+    as_long = compress(doc.blocks, map(lengths.__contains__, map(len, map(_TEXT, doc.blocks))))
+    keys = (title_key(block.text) for block in as_long if block.num_words <= MAX_BLOCK_WORDS)
+    return frozenset(key for key in keys if key in page.candidates)
+
+
+def _social_titles(declared: Declarations) -> tuple[str, str]:
+    """The first non-empty ``og:title`` (by ``property`` or ``name``) and ``twitter:title`` (by
+    ``name``), spaces collapsed and references escaped twice decoded; "" for a missing one."""
+    og = twitter = ""
+    for property_, name, content in declared.meta_attributes:
+        if not content or (og and twitter):
+            continue
+        if not og and (property_ == "og:title" or name == "og:title"):
+            og = _normalise(_unescaped(content))
+        elif not twitter and name == "twitter:title":
+            twitter = _normalise(_unescaped(content))
+    return og, twitter
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with the character references a page escaped twice decoded (``&amp;#8217;`` in
+    the source is ``&#8217;`` in an attribute value: a reader of the site sees ``’``)."""
+    return html.unescape(text) if "&" in text and ";" in text else text
+
+
+def _jsonld_headlines(scripts: tuple[Element, ...]) -> Iterator[str]:
+    """The non-empty string ``headline`` values of the JSON-LD scripts, in document order
+    (scripts longer than :data:`MAX_JSON_LD_CHARS` are skipped). Read as ``"headline": "..."``
+    pairs, not by parsing the scripts: only the string is decoded (a full parse of a page's
+    JSON-LD cost more than the rest of the candidates)."""
+    for script in scripts:
+        raw = script.text or ""
+        if '"headline"' not in raw or len(raw) > MAX_JSON_LD_CHARS:
+            continue
+        for match in _JSON_HEADLINE.finditer(raw):
+            try:
+                value = json.loads(match.group(1))
+            except ValueError:
+                continue
+            value = _normalise(_unescaped(value))
+            if value:
+                yield value

@@ -21,6 +21,11 @@ classifier (:mod:`.page_type`; the datasets' page types are the labels): it prin
 out-of-fold confusion by domain-grouped CV, trains on every page and writes the model. The
 shipped one: ``train wcxb-dev fundus magic-html --extractor page-type``.
 
+``train DATASET [DATASET ...] --extractor title --out MODEL.json.gz`` trains the title ranker
+(:mod:`.titles`; the datasets' gold titles are the labels): it prints the cross-validated exact
+accuracy beside the rules' and writes the model; the shipped one: ``train wcxb-dev fundus
+--extractor title``.
+
 ``train DATASET [DATASET ...] --extractor page-template --out MODEL.json`` trains the node
 templateness classifier of ``page-template`` instead (:mod:`.template`): cross-validation by
 domain over the datasets' union gives out-of-fold node scores, on which the smoothing penalty
@@ -42,6 +47,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..classifiers.gbdt import dump_model
+from ..classifiers.titles import title_key
 from ..evaluation.datasets import DatasetError, resolve_dataset
 from .dataset import PageRows, dataset_rows
 from .train import (
@@ -89,11 +95,11 @@ def add_train_command(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--extractor",
-        choices=("article-learned", "victor", "page-template", "page-type"),
+        choices=("article-learned", "victor", "page-template", "page-type", "title"),
         default="article-learned",
         help="the model to train: article-learned (block model), victor (CRF), page-template "
-        "(node templateness model) or page-type (page-type classifier); default: "
-        "article-learned",
+        "(node templateness model), page-type (page-type classifier) or title (title "
+        "ranker); default: article-learned",
     )
     parser.set_defaults(handler=_cmd_train)
 
@@ -162,6 +168,8 @@ def _read_pages(dataset: str, read: Callable[[str], list[T]]) -> tuple[Path, lis
 def _cmd_train(args: argparse.Namespace) -> int:
     if args.extractor == "page-type":
         return _cmd_train_page_type(args)
+    if args.extractor == "title":
+        return _cmd_train_titles(args)
     if args.extractor == "victor":
         from .victor_cli import train_victor
 
@@ -270,17 +278,67 @@ def _cmd_train_template(args: argparse.Namespace) -> int:
     return 0
 
 
+def _named_sources(
+    datasets: Sequence[str], *, by_folder_name: bool = True
+) -> list[tuple[str, str]] | None:
+    """``(name, path)`` of each dataset (its folder's name, or as given), or None after saying
+    which one is missing."""
+    sources = []
+    for dataset in datasets:
+        try:
+            root = resolve_dataset(dataset)
+        except DatasetError as exc:
+            print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
+            return None
+        sources.append((root.name if by_folder_name else dataset, str(root)))
+    return sources
+
+
+def _provenance(sources: Sequence[tuple[str, str]], pages: int) -> dict[str, Any]:
+    """What a model file records of its training: datasets, pages, package version, date."""
+    return {
+        "trained_on": "+".join(name for name, _ in sources),
+        "pages": pages,
+        "package_version": version("scrapy-boilerplate"),
+        "date": date.today().isoformat(),
+    }
+
+
+def _cmd_train_titles(args: argparse.Namespace) -> int:
+    from ..classifiers.titles import dump_title_model
+    from .titles import accuracy_report, fit_titles, out_of_fold_titles, title_rows
+
+    sources = _named_sources(args.datasets)
+    if sources is None:
+        return 2
+    pages = title_rows(sources, limit=args.limit, jobs=args.jobs)
+    if not any(label for page in pages for label in page.labels):
+        print("scrapy-boilerplate: error: no page whose gold title is a candidate", file=sys.stderr)
+        return 2
+    print(f"{len(pages)} pages with a gold title from {', '.join(name for name, _ in sources)}")
+    metadata: dict[str, Any] = {}
+    if args.folds > 1:
+        chosen = out_of_fold_titles(pages, folds=args.folds)
+        print(f"\n{args.folds}-fold CV by domain (exact title):\n")
+        print(accuracy_report(pages, chosen))
+        hits = sum(
+            title_key(text or "") == title_key(page.gold)
+            for page, text in zip(pages, chosen, strict=True)
+        )
+        metadata |= {"cv_folds": args.folds, "cv_accuracy": round(hits / len(pages), 4)}
+    metadata |= _provenance(sources, len(pages))
+    dump_title_model(fit_titles(pages, metadata=metadata), args.out)
+    print(f"\nmodel written to {args.out}")
+    return 0
+
+
 def _cmd_train_page_type(args: argparse.Namespace) -> int:
     from ..classifiers.page_type import dump_page_type_model
     from .page_type import confusion_report, fit_page_types, out_of_fold_page_types, page_type_rows
 
-    sources = []
-    for dataset in args.datasets:
-        try:
-            sources.append((dataset, str(resolve_dataset(dataset))))
-        except DatasetError as exc:
-            print(f"scrapy-boilerplate: error: {exc}", file=sys.stderr)
-            return 2
+    sources = _named_sources(args.datasets, by_folder_name=False)
+    if sources is None:
+        return 2
     rows = page_type_rows(sources, limit=args.limit, jobs=args.jobs)
     if len({row.page_type for row in rows}) < 2:
         print("scrapy-boilerplate: error: fewer than two page types to learn", file=sys.stderr)
@@ -293,12 +351,7 @@ def _cmd_train_page_type(args: argparse.Namespace) -> int:
         print(confusion_report(rows, [name for name, _ in predicted]))
         hits = sum(row.page_type == name for row, (name, _) in zip(rows, predicted, strict=True))
         metadata |= {"cv_folds": args.folds, "cv_accuracy": round(hits / len(rows), 4)}
-    metadata |= {
-        "trained_on": "+".join(name for name, _ in sources),
-        "pages": len(rows),
-        "package_version": version("scrapy-boilerplate"),
-        "date": date.today().isoformat(),
-    }
+    metadata |= _provenance(sources, len(rows))
     dump_page_type_model(fit_page_types(rows, metadata=metadata), args.out)
     print(f"\nmodel written to {args.out}")
     return 0

@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -149,3 +149,31 @@ def dataset_rows(path: str, *, limit: int | None = None, jobs: int | None = None
         with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(page_rows, pages, chunksize=8))
     return [result for result in results if result is not None]
+
+
+_Row = TypeVar("_Row")
+
+
+def map_named_pages(
+    function: Callable[[tuple[str, Page]], _Row | None],
+    sources: Sequence[tuple[str, str]],
+    *,
+    limit: int | None = None,
+    jobs: int | None = None,
+) -> list[_Row]:
+    """``function`` of every ``(name, page)`` of the ``(name, path)`` datasets (the first
+    ``limit`` pages of each), in ``jobs`` worker processes (default: one per CPU; ``function``
+    must then be picklable), without the None answers (pages it cannot use)."""
+
+    def pages() -> Iterator[tuple[str, Page]]:
+        for name, path in sources:
+            for page in load_pages(path, limit=limit):
+                yield name, page
+
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1:
+        results = [function(item) for item in pages()]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(function, pages(), chunksize=8))
+    return [row for row in results if row is not None]

@@ -13,21 +13,19 @@ and the reported accuracy is that of out-of-fold predictions.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..classifiers.gbdt import from_lightgbm
 from ..classifiers.page_type import PageTypeModel, classify_page_type
 from ..errors import BoilerplateError
-from ..evaluation.datasets import Page, load_pages
+from ..evaluation.datasets import Page
 from ..features.page import DECLARED_FEATURES, PAGE_FEATURE_NAMES, page_features
 from ..page.parsing import parse_html
 from ..page.segmentation import segment
-from .dataset import domain_of
+from .dataset import domain_of, map_named_pages
 
 __all__ = [
     "PageTypeRow",
@@ -86,18 +84,7 @@ def page_type_rows(
 ) -> list[PageTypeRow]:
     """The labelled rows of every readable, typed page of the ``(name, path)`` datasets."""
 
-    def pages() -> Iterator[tuple[str, Page]]:
-        for name, path in sources:
-            for page in load_pages(path, limit=limit):
-                yield name, page
-
-    workers = jobs or os.cpu_count() or 1
-    if workers == 1:
-        results = [_row_of(item) for item in pages()]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_row_of, pages(), chunksize=8))
-    return [row for row in results if row is not None]
+    return map_named_pages(_row_of, sources, limit=limit, jobs=jobs)
 
 
 def fit_page_types(
