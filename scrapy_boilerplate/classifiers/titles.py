@@ -184,7 +184,7 @@ def candidate_features(page: TitlePage) -> list[list[float]]:
     for key, candidate in page.candidates.items():
         text = candidate.text
         words = _words(text)
-        letters = [char for char in text if char.isalpha()]
+        letters = sum(map(str.isalpha, text))
         flags = [0.0] * len(TITLE_SOURCES)
         for source in candidate.sources:
             flags[_SOURCE_INDEX[source]] = 1.0
@@ -207,7 +207,7 @@ def candidate_features(page: TitlePage) -> list[list[float]]:
                 _share(words, h1),
                 _share(h1, words) if h1 is not None else -1.0,
                 1.0 if _SEPARATOR.search(text) else 0.0,
-                sum(char.isupper() for char in letters) / len(letters) if letters else 0.0,
+                sum(map(str.isupper, filter(str.isalpha, text))) / letters if letters else 0.0,
                 1.0 if text.endswith("?") else 0.0,
                 float(count),
                 1.0 if page.h1_count else 0.0,

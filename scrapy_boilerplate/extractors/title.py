@@ -244,6 +244,18 @@ def _headings_and_meta_title(doc: TextDocument) -> tuple[list[Heading], str | No
     return found
 
 
+def _spaced_headings(doc: TextDocument, found: list[Heading]) -> list[str]:
+    """The texts of the headings ``found`` (:func:`_headings_and_meta_title`) as a reader sees
+    them: a line break inside an ``<h1>`` separates words (kept in ``doc.memo`` with them)."""
+    memo = doc.memo.get("spaced_headings")
+    if memo is not None and memo[0] is found:
+        spaced: list[str] = memo[1]
+        return spaced
+    spaced = [_normalise(spaced_text(element)) for _, element in found]
+    doc.memo["spaced_headings"] = (found, spaced)
+    return spaced
+
+
 def _find_title(doc: TextDocument) -> str | None:
     title = _normalise(doc.title or "")
     found, meta = _headings_and_meta_title(doc)
@@ -311,7 +323,7 @@ def rule_title(doc: TextDocument) -> str | None:
         return strip_site_name(title) if title else None
     found, meta = _headings_and_meta_title(doc)
     # as a reader sees them: a line break inside an <h1> separates words
-    headings = [_normalise(spaced_text(element)) for _, element in found]
+    headings = _spaced_headings(doc, found)
     if not title and not meta:
         return headings[0] if headings else None
     site_keys = _site_keys(doc, declared)
@@ -388,7 +400,7 @@ def title_candidates(doc: TextDocument, rule: str | None) -> TitlePage:
         offer(rule, "rule")
     parts = _title_parts(title)
     found, _ = _headings_and_meta_title(doc)
-    headings = [_normalise(spaced_text(element)) for _, element in found[:MAX_PER_SOURCE]]
+    headings = _spaced_headings(doc, found)[:MAX_PER_SOURCE]
     page.title, page.h1_count, page.part_count = title, len(found), len(parts)
     page.first_h1 = headings[0] if headings else ""
     for rank, heading in enumerate(headings):
