@@ -32,8 +32,9 @@ Fields, each from the first key (or element) with a valid value:
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
   the headline or the article (see :func:`byline_names` and :func:`article_region`), then
-  those in the first elements after the headline (:meth:`AfterHeadline.bylines`), then the
-  first post's author in forum software's markup (:func:`forum_starter`).
+  those in the first elements after the headline (:meth:`AfterHeadline.bylines`: bylines, then
+  a link to the author's page, ``/author/<name>``), then the first post's author in forum
+  software's markup (:func:`forum_starter`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -191,6 +192,9 @@ _UPDATED: Final = re.compile(
 #: The words of the ``class`` of a long element named for a date whose first dateline is read.
 _LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: The path of a link to an author's page, as publishing systems name it (WordPress's
+#: ``/author/<name>/``, ``/authors/<name>``): its last segment, after ``author`` or ``authors``.
+_AUTHOR_PAGE: Final = re.compile(r"/authors?/[^/?#]+/?$")
 #: The words of the ``class`` of an ``<h1>`` that names the site, not the article.
 _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNORECASE)
 #: How many levels above the first byline the others must join it.
@@ -493,19 +497,26 @@ def following_elements(start: Element, limit: int) -> Iterator[Element]:
         node = node.getparent()
 
 
-def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[Element]]:
+_Named = tuple[list[Element], list[Element], list[Element], list[Element]]
+
+
+def _named_after(headline: Element) -> _Named:
     """Among the first :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``: the
     ``rel="author"`` links and ``itemprop="author"`` elements, those whose ``class`` names an
-    author, a byline or a username, and those whose ``class`` names a date in any case (the
-    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside)."""
+    author, a byline or a username, those whose ``class`` names a date in any case (the
+    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside), and the links to an
+    author's page (:data:`_AUTHOR_PAGE`, the query and fragment aside)."""
     declared: list[Element] = []
     bylines: list[Element] = []
     dated: list[Element] = []
+    linked: list[Element] = []
     for element in following_elements(headline, MAX_FOLLOWING_ELEMENTS):
         if element.get("itemprop") == "author" or (
             element.tag == "a" and element.get("rel") == "author"
         ):
             declared.append(element)
+        if element.tag == "a" and _is_author_page(element.get("href")):
+            linked.append(element)
         names = element.get("class")
         if not names or _NAMED_AFTER.search(names) is None or element.tag in _NOT_BYLINES:
             continue  # one search for most classes: they name neither
@@ -513,7 +524,15 @@ def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[
             bylines.append(element)
         if _ANY_CASE_DATE_CLASS.search(names) is not None:
             dated.append(element)
-    return declared, bylines, dated
+    return declared, bylines, dated, linked
+
+
+def _is_author_page(href: str | None) -> bool:
+    """Whether ``href`` links to an author's page (:data:`_AUTHOR_PAGE`)."""
+    if not href or "author" not in href:
+        return False
+    path = href.split("#", 1)[0].split("?", 1)[0]
+    return _AUTHOR_PAGE.search(path) is not None
 
 
 class AfterHeadline:
@@ -526,12 +545,12 @@ class AfterHeadline:
 
     def __init__(self, headline: Element | None) -> None:
         self.headline = headline
-        self._found: tuple[list[Element], list[Element], list[Element]] | None = None
+        self._found: _Named | None = None
 
-    def _named(self) -> tuple[list[Element], list[Element], list[Element]]:
+    def _named(self) -> _Named:
         if self._found is None:
             self._found = _named_after(self.headline) if self.headline is not None else None
-        return self._found or ([], [], [])
+        return self._found or ([], [], [], [])
 
     def date(self) -> str | None:
         """The first short text holding a written date in the elements whose ``class`` names
@@ -545,8 +564,10 @@ class AfterHeadline:
     def bylines(self) -> list[str]:
         """The texts of the bylines: ``rel="author"`` links and ``itemprop="author"``
         elements, else the innermost elements whose ``class`` names an author, a byline or a
-        username, as :func:`byline_names` reads them."""
-        declared, classed, _ = self._named()
+        username, as :func:`byline_names` reads them; else the texts of the links to an
+        author's page that name people (:func:`_names_people`: ``<a href="/author/ana-lima/">
+        Ana Lima</a>``, not "Articles by Ana")."""
+        declared, classed, _, linked = self._named()
         innermost = [
             element
             for index, element in enumerate(classed)
@@ -557,7 +578,7 @@ class AfterHeadline:
             texts = _byline_texts(elements[:MAX_BYLINES])
             if texts:
                 return texts
-        return []
+        return [text for text in _byline_texts(linked[:MAX_BYLINES]) if _names_people(text)]
 
 
 def _byline_text(element: Element) -> str | None:
