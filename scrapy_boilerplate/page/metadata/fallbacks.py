@@ -58,7 +58,7 @@ from ..segmentation import compiled_twin
 from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
-from .tags import PageTags
+from .tags import PageTags, forum_poster_pure
 from .values import clean_date
 
 __all__ = [
@@ -213,10 +213,6 @@ _TEXT_LABEL: Final = re.compile(
 _NAME_PARTICLES: Final = frozenset(
     ("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "bin", "al")
 )
-#: The tags of the elements that hold a forum post's author in the markup of forum software
-#: whose author elements have no ``class`` naming an author or a username (see
-#: :func:`forum_starter`).
-_FORUM_POSTER_TAGS: Final = ("dt", "h3", "h4")
 #: The elements passed over between a byline label and the name after it (see
 #: :func:`_after_label`).
 _PASSED_OVER: Final = frozenset(("br", "wbr", "img", "picture", "svg"))
@@ -764,11 +760,11 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
         return
     after = AfterHeadline(article_headline(tags))
     found.offer_all("published", _visible_dates(tags, anchor, region, after))
-    found.offer_authors(_visible_authors(region, anchor, after))
+    found.offer_authors(_visible_authors(region, anchor, after, tags))
 
 
 def _visible_authors(
-    region: Element, anchor: Element | None, after: AfterHeadline
+    region: Element, anchor: Element | None, after: AfterHeadline, tags: PageTags | None = None
 ) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
@@ -788,37 +784,22 @@ def _visible_authors(
             return
     names = after.bylines()
     if not names:
-        starter = forum_starter(region)
+        starter = forum_starter(region, tags)
         names = [starter] if starter is not None else []
     yield from names
 
 
-def forum_starter(element: Element) -> str | None:
+def forum_starter(element: Element, tags: PageTags | None = None) -> str | None:
     """The name of the first post's author (a thread's starter) in the page of ``element``, as
-    forum software without a ``class`` naming an author or a username writes it: punBB and
-    FluxBB (``<div class="postleft"><dl><dt><strong>name``), Flarum's page for crawlers
-    (``<h3 class="PostUser-name">``), SMF (``<div class="poster"><h4><a>name``); None
-    without one, or when its text is longer than :data:`MAX_BYLINE_CHARS`."""
+    forum software without a ``class`` naming an author or a username writes it (see
+    :func:`.tags.forum_poster_pure`: found by the walk of ``tags`` when it walked the tree of
+    ``element``); None without one, or when its text is longer than :data:`MAX_BYLINE_CHARS`."""
     root = element.getroottree().getroot()
-    for poster in root.iter(*_FORUM_POSTER_TAGS):
-        if _is_forum_poster(poster):
-            text = _collapsed_text(poster, MAX_BYLINE_CHARS)
-            return text or None
-    return None
-
-
-def _is_forum_poster(element: Element) -> bool:
-    """Whether ``element`` (a ``<dt>``, ``<h3>`` or ``<h4>``) holds a post's author in the
-    markup :func:`forum_starter` reads."""
-    if element.tag == "h3":
-        return "PostUser-name" in (element.get("class") or "").split()
-    parent = element.getparent()
-    if parent is None:
-        return False
-    if element.tag == "h4":
-        return "poster" in (parent.get("class") or "").split()
-    above = parent.getparent() if parent.tag == "dl" else None
-    return above is not None and "postleft" in (above.get("class") or "").split()
+    walked = tags is not None and tags.tree is root
+    poster = tags.forum_poster if tags is not None and walked else forum_poster_pure(root)
+    if poster is None:
+        return None
+    return _collapsed_text(poster, MAX_BYLINE_CHARS) or None
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:
