@@ -461,3 +461,28 @@ def test_a_user_name_or_a_name_stays_without_a_persons_byline_after_it(
     login: str, byline: str
 ) -> None:
     assert page_authors(login_page(login, byline), "first") == (login,)
+
+
+AUTHOR_PAGE_LINK = """<html><body><section class="hero"><div><h1>Mesh Wi-Fi explained</h1>
+</div></section><div class="meta"><img src="/a.png"><a href="{href}">{name}</a></div>
+<section class="content"><div><div class="rich-text"><p id="first">A mesh network spreads
+one Wi-Fi network over several access points around the home.</p></div></div></section>
+</body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("href", "name", "names"),
+    [
+        ("https://news.example/hub/author/ana-lima/", "Ana Lima", ("Ana Lima",)),
+        ("/blog/authors/bo-chen?ref=byline#top", "Bo Chen", ("Bo Chen",)),
+        ("/author/ana-lima/", "see all posts", ()),  # no name in its text
+        ("/authors/", "Ana Lima", ()),  # the list of authors, not one's page
+        ("/topics/ana-lima/", "Ana Lima", ()),
+    ],
+)
+def test_a_link_to_the_authors_page_under_the_headline_names_the_author(
+    href: str, name: str, names: tuple[str, ...]
+) -> None:
+    """A byline with no class nor ``rel`` naming it: the link to the author's page
+    (``/author/<name>/``) is the name."""
+    assert page_authors(AUTHOR_PAGE_LINK.format(href=href, name=name), "first") == names

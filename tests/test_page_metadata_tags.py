@@ -121,6 +121,7 @@ def assert_same_tags(root: etree._Element) -> None:
     assert len(found.jsonld) == len(reference.jsonld)
     assert all(a is b for a, b in zip(found.jsonld, reference.jsonld, strict=True))
     assert found.headline is reference.headline and found.whole_tree is reference.whole_tree
+    assert found.forum_poster is reference.forum_poster and found.tree is reference.tree
 
 
 def test_compiled_filing_is_the_reference_on_hand_made_trees() -> None:
@@ -196,3 +197,31 @@ def test_the_tags_know_whether_they_read_the_whole_tree() -> None:
     assert body is not None and tags.read_whole(body) and tags.read_whole(root)
     assert not tags.read_whole(parse_html(PAGE))  # another tree
     assert not page_tags(body).read_whole(body)  # a subtree: the elements above were not read
+
+
+FORUM_POSTERS = """<html><body><div class="post"><h3 class="x">Off</h3>{poster}
+<div class="postleft"><dl><dd>no</dd></dl></div></div><h4>Unplaced</h4></body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("poster", "name"),
+    [
+        ('<div class="postleft"><dl><dt><strong>ana</strong></dt></dl></div>', "ana"),
+        ('<h3 class="PostUser-name hidden">bo</h3>', "bo"),
+        ('<div class="box\tposter"><h4><a>cy</a></h4></div>', "cy"),
+        ('<div class="posters"><h4>no</h4></div><div class="poster"><h4>dee</h4></div>', "dee"),
+        ('<h3 class="PostUser-names">no</h3><div class="left"><dl><dt>no</dt></dl></div>', None),
+        ('<div class="poster\u00a0x"><h4>eve</h4></div>', "eve"),  # str.split's white space
+    ],
+)
+def test_the_walk_finds_the_first_forum_posts_author_element(poster: str, name: str | None) -> None:
+    """The reference and the compiled walk find the same element, looked for in the whole tree
+    of a root (a subtree's walk has none)."""
+    root = parse_html(FORUM_POSTERS.format(poster=poster))
+    found = page_tags(root).forum_poster
+    assert (None if found is None else "".join(found.itertext())) == name
+    assert pure_tags(root).forum_poster is found
+    body = root.find("body")
+    assert body is not None and page_tags(body).tree is None
+    if _speedups is not None:  # a class the twin cannot split (U+00A0): the reference's
+        assert_same_tags(root)

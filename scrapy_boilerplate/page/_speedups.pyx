@@ -18,7 +18,7 @@ from lxml.includes.tree cimport (
     xmlAttr,
     xmlNode,
 )
-from libc.string cimport strcmp, strlen, strstr
+from libc.string cimport strcmp, strlen, strncmp, strstr
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
@@ -1014,11 +1014,70 @@ cdef class _TagValues:
         return 1
 
 
+cdef int _class_word(xmlNode* node, const char* word) noexcept nogil:
+    """1 when the namespace-less ``class`` of the element ``node`` holds ``word`` as one of its
+    words (split on white space, as ``str.split``), 0 when not or without a ``class``, -1 (the
+    reference decides) for a value that is not one text or holds a byte ``str.split`` may read
+    as white space and ASCII does not (non-ASCII, or 0x1c to 0x1f)."""
+    cdef const unsigned char* value
+    cdef int found = _attribute(node, b"class", &value)
+    cdef Py_ssize_t start = 0, end, k = 0
+    cdef size_t length = strlen(word)
+    cdef unsigned char c
+    if found <= 0:
+        return found
+    while value[k] != 0:
+        c = value[k]
+        if c >= 0x80 or 0x1c <= c <= 0x1f:
+            return -1
+        k += 1
+    k = 0
+    while True:
+        c = value[k]
+        if c == 0 or c == 32 or 9 <= c <= 13:
+            end = k
+            if <size_t>(end - start) == length and strncmp(
+                <const char*>value + start, word, length
+            ) == 0:
+                return 1
+            if c == 0:
+                return 0
+            start = k + 1
+        k += 1
+
+
+cdef int _forum_poster(xmlNode* node) noexcept nogil:
+    """1 when the element ``node`` holds a forum post's author as ``tags._is_forum_poster``
+    reads it (``<h3 class="PostUser-name">``, ``<div class="poster"><h4>``, ``<div
+    class="postleft"><dl><dt>``), 0 when not, -1 (the reference decides) as
+    :func:`_class_word`."""
+    cdef const char* name = <const char*>node.name
+    cdef xmlNode* parent = node.parent
+    if name[0] == c"h" and _is(name, b"h3"):
+        return _class_word(node, b"PostUser-name")
+    if name[0] == c"h" and _is(name, b"h4"):
+        if parent is NULL or parent.type != XML_ELEMENT_NODE:
+            return 0
+        return _class_word(parent, b"poster")
+    if name[0] == c"d" and _is(name, b"dt"):
+        if parent is NULL or parent.type != XML_ELEMENT_NODE or not _is(
+            <const char*>parent.name, b"dl"
+        ):
+            return 0
+        parent = parent.parent
+        if parent is NULL or parent.type != XML_ELEMENT_NODE:
+            return 0
+        return _class_word(parent, b"postleft")
+    return 0
+
+
 def file_metadata_elements(
     cetree._Element root not None, object tags, Py_ssize_t limit, Py_ssize_t max_times
 ):
-    """File the first ``limit`` metadata elements and the ``itemtype`` values of the tree under
-    ``root`` (``root`` included) into ``tags`` (a ``PageTags``) as ``tags.page_tags`` does from
+    """File the first ``limit`` metadata elements, the ``itemtype`` values and the first forum
+    post's author element (``tags.forum_poster_pure``; or the first element whose ``class``
+    the reference is left to read, see ``_class_word``) of the tree under ``root`` (``root``
+    included) into ``tags`` (a ``PageTags``) as ``tags.page_tags`` does from
     ``metadata_elements`` (at most ``max_times`` times), and return how many elements were
     read; None, ``tags`` untouched (the reference decides), for a tree holding a namespaced
     element, an entity reference or a value that is not one text."""
@@ -1026,6 +1085,7 @@ def file_metadata_elements(
     cdef Py_ssize_t read = 0
     cdef xmlNode* top = root._c_node
     cdef xmlNode* node = top
+    cdef xmlNode* poster = NULL
     cdef int tag
     if top.type != XML_ELEMENT_NODE:
         return None
@@ -1042,7 +1102,10 @@ def file_metadata_elements(
                     return None
             if node.properties is not NULL and not _item_type(found.types, node):
                 return None
+            if poster is NULL and _forum_poster(node) != 0:  # -1: the reference checks it
+                poster = node
         node = _next_node(node, top)
+    tags.forum_poster = None if poster is NULL else cetree.elementFactory(root._doc, poster)
     tags.meta, tags.canonical, tags.base_href = found.meta, found.canonical, found.base_href
     tags.jsonld, tags.times, tags.headline = found.jsonld, found.times, found.headline
     tags.item_types = found.types

@@ -32,8 +32,9 @@ Fields, each from the first key (or element) with a valid value:
   whose ``twitter:labelN`` is "Written by", as WordPress SEO plugins write them, or
   ``twitter:misc:written by``); shown: the bylines around
   the headline or the article (see :func:`byline_names` and :func:`article_region`), then
-  those in the first elements after the headline (:meth:`AfterHeadline.bylines`), then the
-  first post's author in forum software's markup (:func:`forum_starter`).
+  those in the first elements after the headline (:meth:`AfterHeadline.bylines`: bylines, then
+  a link to the author's page, ``/author/<name>``), then the first post's author in forum
+  software's markup (:func:`forum_starter`).
 * language: ``<html lang>``, then ``<meta http-equiv="content-language">``, ``language``,
   ``dc.language``.
 * canonical URL: ``<link rel="canonical" href>``.
@@ -57,7 +58,7 @@ from ..segmentation import compiled_twin
 from .authors import split_names
 from .dates import url_date, written_date
 from .found import Found
-from .tags import PageTags
+from .tags import PageTags, forum_poster_pure
 from .values import clean_date
 
 __all__ = [
@@ -191,6 +192,9 @@ _UPDATED: Final = re.compile(
 #: The words of the ``class`` of a long element named for a date whose first dateline is read.
 _LONG_DATED_CLASS: Final = re.compile("date|publish|posted")
 _NAME_PROP: Final = etree.XPath(".//*[@itemprop='name']")
+#: The path of a link to an author's page, as publishing systems name it (WordPress's
+#: ``/author/<name>/``, ``/authors/<name>``): its last segment, after ``author`` or ``authors``.
+_AUTHOR_PAGE: Final = re.compile(r"/authors?/[^/?#]+/?$")
 #: The words of the ``class`` of an ``<h1>`` that names the site, not the article.
 _SITE_NAME_CLASS: Final = re.compile(r"logo|site[-_]?(?:name|title)", re.IGNORECASE)
 #: How many levels above the first byline the others must join it.
@@ -209,10 +213,6 @@ _TEXT_LABEL: Final = re.compile(
 _NAME_PARTICLES: Final = frozenset(
     ("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "bin", "al")
 )
-#: The tags of the elements that hold a forum post's author in the markup of forum software
-#: whose author elements have no ``class`` naming an author or a username (see
-#: :func:`forum_starter`).
-_FORUM_POSTER_TAGS: Final = ("dt", "h3", "h4")
 #: The elements passed over between a byline label and the name after it (see
 #: :func:`_after_label`).
 _PASSED_OVER: Final = frozenset(("br", "wbr", "img", "picture", "svg"))
@@ -493,19 +493,26 @@ def following_elements(start: Element, limit: int) -> Iterator[Element]:
         node = node.getparent()
 
 
-def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[Element]]:
+_Named = tuple[list[Element], list[Element], list[Element], list[Element]]
+
+
+def _named_after(headline: Element) -> _Named:
     """Among the first :data:`MAX_FOLLOWING_ELEMENTS` elements after ``headline``: the
     ``rel="author"`` links and ``itemprop="author"`` elements, those whose ``class`` names an
-    author, a byline or a username, and those whose ``class`` names a date in any case (the
-    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside)."""
+    author, a byline or a username, those whose ``class`` names a date in any case (the
+    classes of images, scripts, styles, ``<meta>`` and ``<link>`` aside), and the links to an
+    author's page (:data:`_AUTHOR_PAGE`, the query and fragment aside)."""
     declared: list[Element] = []
     bylines: list[Element] = []
     dated: list[Element] = []
+    linked: list[Element] = []
     for element in following_elements(headline, MAX_FOLLOWING_ELEMENTS):
         if element.get("itemprop") == "author" or (
             element.tag == "a" and element.get("rel") == "author"
         ):
             declared.append(element)
+        if element.tag == "a" and _is_author_page(element.get("href")):
+            linked.append(element)
         names = element.get("class")
         if not names or _NAMED_AFTER.search(names) is None or element.tag in _NOT_BYLINES:
             continue  # one search for most classes: they name neither
@@ -513,7 +520,15 @@ def _named_after(headline: Element) -> tuple[list[Element], list[Element], list[
             bylines.append(element)
         if _ANY_CASE_DATE_CLASS.search(names) is not None:
             dated.append(element)
-    return declared, bylines, dated
+    return declared, bylines, dated, linked
+
+
+def _is_author_page(href: str | None) -> bool:
+    """Whether ``href`` links to an author's page (:data:`_AUTHOR_PAGE`)."""
+    if not href or "author" not in href:
+        return False
+    path = href.split("#", 1)[0].split("?", 1)[0]
+    return _AUTHOR_PAGE.search(path) is not None
 
 
 class AfterHeadline:
@@ -526,12 +541,12 @@ class AfterHeadline:
 
     def __init__(self, headline: Element | None) -> None:
         self.headline = headline
-        self._found: tuple[list[Element], list[Element], list[Element]] | None = None
+        self._found: _Named | None = None
 
-    def _named(self) -> tuple[list[Element], list[Element], list[Element]]:
+    def _named(self) -> _Named:
         if self._found is None:
             self._found = _named_after(self.headline) if self.headline is not None else None
-        return self._found or ([], [], [])
+        return self._found or ([], [], [], [])
 
     def date(self) -> str | None:
         """The first short text holding a written date in the elements whose ``class`` names
@@ -545,8 +560,10 @@ class AfterHeadline:
     def bylines(self) -> list[str]:
         """The texts of the bylines: ``rel="author"`` links and ``itemprop="author"``
         elements, else the innermost elements whose ``class`` names an author, a byline or a
-        username, as :func:`byline_names` reads them."""
-        declared, classed, _ = self._named()
+        username, as :func:`byline_names` reads them; else the texts of the links to an
+        author's page that name people (:func:`_names_people`: ``<a href="/author/ana-lima/">
+        Ana Lima</a>``, not "Articles by Ana")."""
+        declared, classed, _, linked = self._named()
         innermost = [
             element
             for index, element in enumerate(classed)
@@ -557,7 +574,7 @@ class AfterHeadline:
             texts = _byline_texts(elements[:MAX_BYLINES])
             if texts:
                 return texts
-        return []
+        return [text for text in _byline_texts(linked[:MAX_BYLINES]) if _names_people(text)]
 
 
 def _byline_text(element: Element) -> str | None:
@@ -743,11 +760,11 @@ def read_visible(found: Found, tags: PageTags, anchor: Element | None) -> None:
         return
     after = AfterHeadline(article_headline(tags))
     found.offer_all("published", _visible_dates(tags, anchor, region, after))
-    found.offer_authors(_visible_authors(region, anchor, after))
+    found.offer_authors(_visible_authors(region, anchor, after, tags))
 
 
 def _visible_authors(
-    region: Element, anchor: Element | None, after: AfterHeadline
+    region: Element, anchor: Element | None, after: AfterHeadline, tags: PageTags | None = None
 ) -> Iterator[str]:
     """The bylines' names in ``region`` (:func:`byline_names`), else its text byline
     (:func:`text_byline`); else those of the region above ``anchor`` (:func:`region_above`)
@@ -767,37 +784,22 @@ def _visible_authors(
             return
     names = after.bylines()
     if not names:
-        starter = forum_starter(region)
+        starter = forum_starter(region, tags)
         names = [starter] if starter is not None else []
     yield from names
 
 
-def forum_starter(element: Element) -> str | None:
+def forum_starter(element: Element, tags: PageTags | None = None) -> str | None:
     """The name of the first post's author (a thread's starter) in the page of ``element``, as
-    forum software without a ``class`` naming an author or a username writes it: punBB and
-    FluxBB (``<div class="postleft"><dl><dt><strong>name``), Flarum's page for crawlers
-    (``<h3 class="PostUser-name">``), SMF (``<div class="poster"><h4><a>name``); None
-    without one, or when its text is longer than :data:`MAX_BYLINE_CHARS`."""
+    forum software without a ``class`` naming an author or a username writes it (see
+    :func:`.tags.forum_poster_pure`: found by the walk of ``tags`` when it walked the tree of
+    ``element``); None without one, or when its text is longer than :data:`MAX_BYLINE_CHARS`."""
     root = element.getroottree().getroot()
-    for poster in root.iter(*_FORUM_POSTER_TAGS):
-        if _is_forum_poster(poster):
-            text = _collapsed_text(poster, MAX_BYLINE_CHARS)
-            return text or None
-    return None
-
-
-def _is_forum_poster(element: Element) -> bool:
-    """Whether ``element`` (a ``<dt>``, ``<h3>`` or ``<h4>``) holds a post's author in the
-    markup :func:`forum_starter` reads."""
-    if element.tag == "h3":
-        return "PostUser-name" in (element.get("class") or "").split()
-    parent = element.getparent()
-    if parent is None:
-        return False
-    if element.tag == "h4":
-        return "poster" in (parent.get("class") or "").split()
-    above = parent.getparent() if parent.tag == "dl" else None
-    return above is not None and "postleft" in (above.get("class") or "").split()
+    walked = tags is not None and tags.tree is root
+    poster = tags.forum_poster if tags is not None and walked else forum_poster_pure(root)
+    if poster is None:
+        return None
+    return _collapsed_text(poster, MAX_BYLINE_CHARS) or None
 
 
 def _later(find: Callable[[], str | None]) -> Iterator[str | None]:

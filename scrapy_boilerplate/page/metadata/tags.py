@@ -9,7 +9,9 @@ kept in page order; the first ``<h1>`` is kept. Values keep page order; at most
 :data:`MAX_TAGS` elements are read.
 JSON-LD scripts are those whose ``type`` is ``application/ld+json`` (any case, parameters
 allowed). The same walk gathers the page's ``itemtype`` values (microdata is read only when
-one names a type that is read). The walk is made by the compiled twin of
+one names a type that is read), and the first element holding a forum post's author in the
+markup of forum software without a ``class`` naming an author (:func:`forum_poster_pure`;
+looked for in the whole tree whatever the limit). The walk is made by the compiled twin of
 :func:`metadata_elements_pure` in ``page/_speedups`` when it is built (its
 ``file_metadata_elements`` files the values too).
 """
@@ -24,7 +26,14 @@ from lxml import etree
 from ...model.document import Element
 from ..segmentation import compiled_twin
 
-__all__ = ["MAX_TAGS", "MAX_TIMES", "PageTags", "metadata_elements_pure", "page_tags"]
+__all__ = [
+    "MAX_TAGS",
+    "MAX_TIMES",
+    "PageTags",
+    "forum_poster_pure",
+    "metadata_elements_pure",
+    "page_tags",
+]
 
 #: Most elements read per page (of the six tags).
 MAX_TAGS: Final = 5_000
@@ -34,6 +43,10 @@ MAX_TIMES: Final = 20
 _KEYS: Final = frozenset(("name", "property", "http-equiv", "itemprop"))
 _TAGS: Final = ("meta", "link", "base", "script", "time", "h1")
 _ITEM_TYPES: Final = etree.XPath("descendant-or-self::*/@itemtype", smart_strings=False)
+#: The tags of the elements that hold a forum post's author in the markup of forum software
+#: whose author elements have no ``class`` naming an author or a username (see
+#: :func:`forum_poster_pure`).
+FORUM_POSTER_TAGS: Final = ("dt", "h3", "h4")
 
 
 class PageTags:
@@ -41,11 +54,13 @@ class PageTags:
     ``base_href``: the first ``<base href>``; ``lang``: the root's ``lang`` attribute;
     ``jsonld``: the JSON-LD ``<script>`` elements; ``times``: ``<time datetime>`` values;
     ``headline``: the first ``<h1>``; ``item_types``: the ``itemtype`` values (None: not
-    looked for); ``whole_tree``: the root of the tree when every element of it was read."""
+    looked for); ``whole_tree``: the root of the tree when every element of it was read;
+    ``forum_poster``: the first forum post's author element (:func:`forum_poster_pure`) of the
+    tree of ``tree``, the root walked when it is the root of its tree (else None)."""
 
     __slots__ = (
-        "base_href", "canonical", "headline", "item_types", "jsonld", "lang", "meta", "times",
-        "whole_tree",
+        "base_href", "canonical", "forum_poster", "headline", "item_types", "jsonld", "lang",
+        "meta", "times", "tree", "whole_tree",
     )  # fmt: skip
 
     def __init__(self, lang: str | None = None) -> None:
@@ -58,6 +73,8 @@ class PageTags:
         self.headline: Element | None = None
         self.item_types: list[str] | None = None
         self.whole_tree: Element | None = None
+        self.tree: Element | None = None
+        self.forum_poster: Element | None = None
 
     def read_whole(self, element: Element) -> bool:
         """Whether every element of the tree of ``element`` was read."""
@@ -126,9 +143,39 @@ def page_tags(root: Element) -> PageTags:
     )
     if read is None:
         read = _file_elements(tags, root)
-    if read < MAX_TAGS and root.getparent() is None:
-        tags.whole_tree = root
+    poster = tags.forum_poster
+    if poster is not None and not _is_forum_poster(poster):  # a class the twin left to it
+        tags.forum_poster = forum_poster_pure(root)
+    if root.getparent() is None:
+        tags.tree = root
+        if read < MAX_TAGS:
+            tags.whole_tree = root
     return tags
+
+
+def forum_poster_pure(root: Element) -> Element | None:
+    """The first element of the tree under ``root`` (``root`` included) that holds a forum
+    post's author as forum software without a ``class`` naming an author or a username writes
+    it: punBB and FluxBB (``<div class="postleft"><dl><dt>``), Flarum's page for crawlers
+    (``<h3 class="PostUser-name">``), SMF (``<div class="poster"><h4>``); None without one."""
+    for poster in root.iter(*FORUM_POSTER_TAGS):
+        if _is_forum_poster(poster):
+            return poster
+    return None
+
+
+def _is_forum_poster(element: Element) -> bool:
+    """Whether ``element`` (a ``<dt>``, ``<h3>`` or ``<h4>``) holds a post's author in the
+    markup :func:`forum_poster_pure` reads."""
+    if element.tag == "h3":
+        return "PostUser-name" in (element.get("class") or "").split()
+    parent = element.getparent()
+    if parent is None:
+        return False
+    if element.tag == "h4":
+        return "poster" in (parent.get("class") or "").split()
+    above = parent.getparent() if parent.tag == "dl" else None
+    return above is not None and "postleft" in (above.get("class") or "").split()
 
 
 def _file_elements(tags: PageTags, root: Element) -> int:
@@ -137,6 +184,7 @@ def _file_elements(tags: PageTags, root: Element) -> int:
     found = _speedups.metadata_elements(root, MAX_TAGS) if _speedups is not None else None
     elements, item_types = found if found is not None else metadata_elements_pure(root)
     tags.item_types = item_types
+    tags.forum_poster = forum_poster_pure(root)
     add, file_meta = tags.add, tags._file_meta
     for element in elements:  # the many metas, scripts and links are sorted out here
         tag = element.tag
