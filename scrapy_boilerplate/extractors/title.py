@@ -51,6 +51,7 @@ from ..classifiers.titles import (
     load_title_model,
     title_key,
 )
+from ..features.metadata import MAX_JSON_LD_CHARS
 from ..model.document import Element, TextDocument
 from ..page.declarations import Declarations, document_declarations
 from ..page.metadata.authors import name_key, site_keys
@@ -370,8 +371,6 @@ _JSON_HEADLINE = re.compile(r'"headline"\s*:\s*("(?:[^"\\\n]|\\.)*")')
 _TEXT = attrgetter("text")
 #: Blocks of at most this many words are compared with the candidates (a visible title).
 MAX_BLOCK_WORDS = 40
-#: Longest JSON-LD script read for a ``headline`` (characters); bigger ones are skipped.
-MAX_JSON_LD_CHARS = 2_000_000
 
 
 def title_candidates(doc: TextDocument, rule: str | None) -> TitlePage:
